@@ -1,0 +1,78 @@
+// Element types, their NumPy names and type chars, and NumPy 2.x promotion and
+// casting rules. Knows nothing about arrays or ufuncs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ufuncx {
+
+// Order matters: it is the order NumPy lists loops in, with bfloat16 placed
+// between float16 and float32 (bfloat16 is not a NumPy type).
+enum class DType : uint8_t {
+  kBool,
+  kInt8,
+  kUInt8,
+  kInt16,
+  kUInt16,
+  kInt32,
+  kUInt32,
+  kInt64,
+  kUInt64,
+  kFloat16,
+  kBFloat16,
+  kFloat32,
+  kFloat64,
+  kLongDouble,
+  kComplex64,
+  kComplex128,
+  kCLongDouble,
+};
+inline constexpr int kNumDTypes = 17;
+
+enum class Kind : uint8_t { kBool, kUnsigned, kSigned, kFloat, kComplex };
+
+enum class Casting : uint8_t { kNo, kEquiv, kSafe, kSameKind, kUnsafe };
+
+struct DTypeInfo {
+  DType dtype;
+  const char* name;  // NumPy's name: "float32"
+  char chr;          // NumPy's type char: 'f'; bfloat16 uses 'E'
+  Kind kind;
+  size_t itemsize;
+  size_t alignment;
+};
+
+const DTypeInfo& Info(DType t);
+inline size_t ItemSize(DType t) { return Info(t).itemsize; }
+inline const char* Name(DType t) { return Info(t).name; }
+inline char TypeChar(DType t) { return Info(t).chr; }
+inline Kind KindOf(DType t) { return Info(t).kind; }
+inline bool IsInteger(DType t) {
+  return KindOf(t) == Kind::kSigned || KindOf(t) == Kind::kUnsigned;
+}
+inline bool IsInexact(DType t) {
+  return KindOf(t) == Kind::kFloat || KindOf(t) == Kind::kComplex;
+}
+
+// Accepts names ("float32", "int", "double", "complex", "bool"), NumPy type
+// chars ('f', 'q', 'l', '?') and kind+size strings ("f4", "i8", "c16").
+// Throws TypeError for anything else.
+DType ParseDType(std::string_view spec);
+bool TryParseDType(std::string_view spec, DType* out);
+DType FromTypeChar(char c);  // throws TypeError
+
+Casting ParseCasting(std::string_view s);  // throws ValueError
+const char* CastingName(Casting c);
+
+// NumPy 2.x semantics for every pair (numpy.promote_types / numpy.can_cast).
+DType PromoteTypes(DType a, DType b);
+bool CanCast(DType from, DType to, Casting casting);
+
+// The real type of a complex type and the complex type of a real one.
+DType RealOf(DType t);
+DType ComplexOf(DType t);
+
+}  // namespace ufuncx

@@ -1,0 +1,36 @@
+// One exception hierarchy for the whole runtime. The Python bindings map each
+// class to the Python exception NumPy would raise, so messages follow NumPy's
+// wording where users are likely to match on them.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace ufuncx {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+class TypeError : public Error {
+ public:
+  using Error::Error;
+};
+class ValueError : public Error {
+ public:
+  using Error::Error;
+};
+class IndexError : public Error {
+ public:
+  using Error::Error;
+};
+class OverflowError : public Error {
+ public:
+  using Error::Error;
+};
+class NotImplementedError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace ufuncx

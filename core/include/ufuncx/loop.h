@@ -1,0 +1,46 @@
+// The loop ABI shared by generated loops, plugins and the drivers in core.
+// It is NumPy's inner-loop signature plus a context and a status return, so a
+// loop can report errors (an integer power with a negative exponent) without
+// exceptions crossing it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ufuncx/dtype.h"
+
+namespace ufuncx {
+
+struct LoopContext {
+  const char* ufunc_name = "";
+};
+
+// args: nin inputs then nout outputs. dims[0]: element count. steps: one byte
+// step per arg. Returns 0 on success or a LoopStatus.
+using LoopFn = int (*)(const LoopContext& ctx, char* const* args,
+                       const int64_t* dims, const int64_t* steps,
+                       void* aux) noexcept;
+
+enum LoopStatus : int {
+  kLoopOk = 0,
+  kLoopNegativeIntPower = 1,  // ValueError in NumPy
+};
+
+// Slots of one (ufunc, signature). `strided` is always set; `contig` is a
+// faster body valid when every step equals the item size (it must give the
+// same results); `simd_target` names the Highway target `contig` came from.
+struct LoopSlots {
+  LoopFn strided = nullptr;
+  LoopFn contig = nullptr;
+  const char* simd_target = nullptr;
+};
+
+struct Loop {
+  std::vector<DType> types;  // nin inputs then nout outputs
+  LoopSlots slots;
+  std::string shard;  // generated file holding it: "loops" or "simd_<k>"
+  int id = -1;        // index in the generated tables; -1 for others
+};
+
+}  // namespace ufuncx

@@ -1,0 +1,37 @@
+// The process-wide set of ufuncs. The generated registry fills it at start-up
+// from ufuncs/ufuncs.toml; aliases ("abs", "true_divide") resolve to the same
+// Ufunc object.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ufuncx/ufunc.h"
+
+namespace ufuncx {
+
+// Throws ValueError for an unknown name.
+const Ufunc& GetUfunc(std::string_view name);
+const Ufunc* FindUfunc(std::string_view name);
+// Every ufunc once, in table order.
+std::vector<const Ufunc*> AllUfuncs();
+// (alias, canonical name) pairs.
+std::vector<std::pair<std::string, std::string>> Aliases();
+
+// Which Highway target each SIMD loop shard selected on this CPU, as
+// (shard, target) pairs.
+std::vector<std::pair<std::string, std::string>> SimdTargets();
+
+namespace internal {
+class Registry;
+Registry& GlobalRegistry();
+// Used by generated code only.
+Ufunc& DefineUfunc(std::string name, std::vector<std::string> aliases, int nin,
+                   int nout, Identity identity, bool reorderable,
+                   std::string doc);
+void RecordShardTarget(std::string shard, std::string target);
+}  // namespace internal
+
+}  // namespace ufuncx

@@ -1,0 +1,9 @@
+// The whole public C++ API.
+#pragma once
+
+#include "ufuncx/array.h"
+#include "ufuncx/dtype.h"
+#include "ufuncx/error.h"
+#include "ufuncx/loop.h"
+#include "ufuncx/registry.h"
+#include "ufuncx/ufunc.h"

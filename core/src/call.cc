@@ -1,0 +1,314 @@
+// Ufunc metadata, loop selection and the elementwise call: NumPy 2.x's
+// pipeline of resolve -> broadcast -> check outputs -> copy overlapping
+// inputs -> iterate, with bounded cast buffers when the loop's dtypes differ
+// from the operands' or a where= mask is given.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "cast.h"
+#include "iterator.h"
+#include "ufuncx/error.h"
+#include "ufuncx/ufunc.h"
+
+namespace ufuncx {
+namespace {
+
+constexpr int64_t kBufferElems = 8192;
+
+std::string DTypeRepr(DType t) { return std::string("dtype('") + Name(t) + "')"; }
+
+void ThrowLoopStatus(int status, const Ufunc& u) {
+  if (status == kLoopNegativeIntPower) {
+    throw ValueError("Integers to negative integer powers are not allowed.");
+  }
+  throw ValueError("ufunc '" + u.name() + "' loop failed with status " +
+                   std::to_string(status));
+}
+
+bool SameLayout(const ArrayView& a, const Strides& a_strides,
+                const ArrayView& b, const Strides& b_strides) {
+  return a.data == b.data && a.dtype == b.dtype && a_strides == b_strides;
+}
+
+}  // namespace
+
+Ufunc::Ufunc(std::string name, int nin, int nout, Identity identity,
+             bool reorderable, std::string doc)
+    : name_(std::move(name)),
+      nin_(nin),
+      nout_(nout),
+      identity_(identity),
+      reorderable_(reorderable),
+      doc_(std::move(doc)) {}
+
+void Ufunc::AddLoop(Loop loop) {
+  if (static_cast<int>(loop.types.size()) != nargs()) {
+    throw ValueError("loop for ufunc '" + name_ + "' has " +
+                     std::to_string(loop.types.size()) + " types, expected " +
+                     std::to_string(nargs()));
+  }
+  loops_.push_back(std::move(loop));
+}
+
+std::vector<std::string> Ufunc::TypeStrings() const {
+  std::vector<std::string> out;
+  for (const Loop& l : loops_) {
+    std::string s;
+    for (int i = 0; i < nargs(); ++i) {
+      if (i == nin_) s += "->";
+      s += TypeChar(l.types[i]);
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+const Loop& Ufunc::ResolveLoop(std::span<const DType> in,
+                               const CallOptions& opt) const {
+  std::vector<std::optional<DType>> fixed(nargs());
+  if (!opt.signature.empty()) {
+    if (static_cast<int>(opt.signature.size()) != nargs()) {
+      throw ValueError("a type-string for " + name_ + ", " +
+                       std::to_string(nin_) + " typecode(s) before and " +
+                       std::to_string(nout_) + " after the -> sign");
+    }
+    fixed = opt.signature;
+  }
+  if (opt.dtype) {
+    for (int i = nin_; i < nargs(); ++i) fixed[i] = opt.dtype;
+  }
+  const bool any_fixed =
+      std::any_of(fixed.begin(), fixed.end(), [](auto& f) { return f.has_value(); });
+  auto matches_fixed = [&](const Loop& l) {
+    for (int i = 0; i < nargs(); ++i) {
+      if (fixed[i] && l.types[i] != *fixed[i]) return false;
+    }
+    return true;
+  };
+  for (const Loop& l : loops_) {
+    if (!matches_fixed(l)) continue;
+    bool ok = true;
+    for (int i = 0; i < nin_ && ok; ++i) ok = CanCast(in[i], l.types[i], Casting::kSafe);
+    if (ok) return l;
+  }
+  if (any_fixed) {
+    // With fixed types NumPy casts the inputs under the casting rule.
+    for (const Loop& l : loops_) {
+      if (!matches_fixed(l)) continue;
+      bool ok = true;
+      for (int i = 0; i < nin_ && ok; ++i) ok = CanCast(in[i], l.types[i], opt.casting);
+      if (ok) return l;
+    }
+    throw TypeError(
+        "No loop matching the specified signature and casting was found for "
+        "ufunc " + name_);
+  }
+  std::string types;
+  for (int i = 0; i < nin_; ++i) types += (i ? ", " : "") + DTypeRepr(in[i]);
+  throw TypeError("ufunc '" + name_ +
+                  "' not supported for the input types, and the inputs could "
+                  "not be safely coerced to any supported types according to "
+                  "the casting rule ''safe'' (input types: " + types + ")");
+}
+
+CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,
+                     std::span<const ArrayView* const> outputs,
+                     const CallOptions& opt) const {
+  if (static_cast<int>(inputs.size()) != nin_) {
+    throw TypeError(name_ + "() takes " + std::to_string(nin_) +
+                    " input arguments, got " + std::to_string(inputs.size()));
+  }
+  std::vector<DType> in_types;
+  for (const ArrayView& v : inputs) in_types.push_back(v.dtype);
+  CallPlan plan;
+  plan.loop = &ResolveLoop(in_types, opt);
+  for (int i = 0; i < nin_; ++i) {
+    if (!CanCast(in_types[i], plan.loop->types[i], opt.casting)) {
+      throw TypeError("Cannot cast ufunc '" + name_ + "' input " +
+                      std::to_string(i) + " from " + DTypeRepr(in_types[i]) +
+                      " to " + DTypeRepr(plan.loop->types[i]) +
+                      " with casting rule '" + CastingName(opt.casting) + "'");
+    }
+  }
+  std::vector<const Shape*> shapes;
+  for (const ArrayView& v : inputs) shapes.push_back(&v.shape);
+  const ArrayView* first_out = nullptr;
+  for (const ArrayView* o : outputs) {
+    if (o && !first_out) first_out = o;
+  }
+  if (first_out) shapes.push_back(&first_out->shape);
+  plan.shape = internal::BroadcastShapes(shapes);
+  for (const ArrayView* o : outputs) {
+    if (o && o->shape != plan.shape) {
+      throw ValueError("non-broadcastable output operand with shape " +
+                       internal::ShapeString(o->shape) +
+                       " doesn't match the broadcast shape " +
+                       internal::ShapeString(plan.shape));
+    }
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const ArrayView* o = outputs[i];
+    if (!o) continue;
+    const DType lt = plan.loop->types[nin_ + i];
+    if (!CanCast(lt, o->dtype, opt.casting)) {
+      throw TypeError("Cannot cast ufunc '" + name_ + "' output from " +
+                      DTypeRepr(lt) + " to " + DTypeRepr(o->dtype) +
+                      " with casting rule '" + CastingName(opt.casting) + "'");
+    }
+  }
+  if (opt.where) {
+    if (opt.where->dtype != DType::kBool) {
+      throw TypeError("Cannot cast array data from " +
+                      DTypeRepr(opt.where->dtype) +
+                      " to dtype('bool') according to the rule 'safe'");
+    }
+    internal::BroadcastStrides(*opt.where, plan.shape);
+  }
+  return plan;
+}
+
+void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
+                    std::span<const ArrayView> outputs,
+                    const CallOptions& opt) const {
+  const Loop& loop = *plan.loop;
+  const int nargs_ = nargs();
+  // Inputs that overlap an output are copied first, unless they are the
+  // very same elements (exact in-place use is safe elementwise).
+  std::vector<Array> temps;
+  std::vector<ArrayView> ops(inputs.begin(), inputs.end());
+  for (int i = 0; i < nin_; ++i) {
+    const Strides si = internal::BroadcastStrides(ops[i], plan.shape);
+    for (const ArrayView& o : outputs) {
+      if (!MayShareMemory(ops[i], o)) continue;
+      if (SameLayout(ops[i], si, o, o.strides)) continue;
+      temps.push_back(Array::CopyOf(ops[i]));
+      ops[i] = temps.back().view();
+      break;
+    }
+  }
+  ops.insert(ops.end(), outputs.begin(), outputs.end());
+  if (opt.where) ops.push_back(*opt.where);
+  internal::StridedIteration it(ops, plan.shape);
+  if (it.size() == 0) return;
+
+  LoopContext ctx{name_.c_str()};
+  std::vector<int64_t> item(nargs_);
+  bool buffered = opt.where != nullptr;
+  std::vector<bool> cast(nargs_);
+  for (int k = 0; k < nargs_; ++k) {
+    item[k] = static_cast<int64_t>(ItemSize(loop.types[k]));
+    cast[k] = ops[k].dtype != loop.types[k];
+    buffered = buffered || cast[k];
+  }
+  auto run = [&](char* const* args, int64_t n, const int64_t* steps) {
+    bool contig = loop.slots.contig != nullptr;
+    for (int k = 0; k < nargs_ && contig; ++k) {
+      contig = steps[k] == item[k] || (k < nin_ && steps[k] == 0);
+    }
+    LoopFn fn = contig ? loop.slots.contig : loop.slots.strided;
+    const int status = fn(ctx, args, &n, steps, nullptr);
+    if (status != 0) ThrowLoopStatus(status, *this);
+  };
+  if (!buffered) {
+    it.ForEachInner([&](char* const* ptrs, int64_t n, const int64_t* steps) {
+      run(ptrs, n, steps);
+    });
+    return;
+  }
+  // Buffered path: inputs needing a cast are converted chunk by chunk into
+  // contiguous buffers; outputs needing a cast or a mask are computed into a
+  // buffer and written back (only where the mask is true).
+  std::vector<std::unique_ptr<char[]>> bufs(nargs_);
+  std::vector<internal::CastFn> to_loop(nargs_), from_loop(nargs_);
+  for (int k = 0; k < nargs_; ++k) {
+    const bool need = cast[k] || (k >= nin_ && opt.where);
+    if (!need) continue;
+    bufs[k].reset(new char[static_cast<size_t>(kBufferElems * item[k])]);
+    if (k < nin_) {
+      to_loop[k] = internal::GetCast(ops[k].dtype, loop.types[k]);
+    } else {
+      from_loop[k] = internal::GetCast(loop.types[k], ops[k].dtype);
+    }
+  }
+  std::vector<char*> args(nargs_);
+  std::vector<int64_t> bsteps(nargs_);
+  const int mask_k = opt.where ? nargs_ : -1;
+  it.ForEachInner([&](char* const* ptrs, int64_t n, const int64_t* steps) {
+    for (int64_t start = 0; start < n; start += kBufferElems) {
+      const int64_t m = std::min(kBufferElems, n - start);
+      for (int k = 0; k < nargs_; ++k) {
+        char* p = ptrs[k] + start * steps[k];
+        if (bufs[k]) {
+          if (k < nin_) to_loop[k](p, steps[k], bufs[k].get(), item[k], m);
+          args[k] = bufs[k].get();
+          bsteps[k] = item[k];
+        } else {
+          args[k] = p;
+          bsteps[k] = steps[k];
+        }
+      }
+      run(args.data(), m, bsteps.data());
+      for (int k = nin_; k < nargs_; ++k) {
+        if (!bufs[k]) continue;
+        char* dst = ptrs[k] + start * steps[k];
+        if (mask_k < 0) {
+          from_loop[k](bufs[k].get(), item[k], dst, steps[k], m);
+          continue;
+        }
+        const char* mask = ptrs[mask_k] + start * steps[mask_k];
+        const int64_t ms = steps[mask_k];
+        for (int64_t i = 0; i < m;) {
+          if (!mask[i * ms]) {
+            ++i;
+            continue;
+          }
+          int64_t j = i + 1;
+          while (j < m && mask[j * ms]) ++j;
+          from_loop[k](bufs[k].get() + i * item[k], item[k],
+                       dst + i * steps[k], steps[k], j - i);
+          i = j;
+        }
+      }
+    }
+  });
+}
+
+void Ufunc::CallInto(std::span<const ArrayView> inputs,
+                     std::span<const ArrayView> outputs,
+                     const CallOptions& opt) const {
+  if (static_cast<int>(outputs.size()) != nout_) {
+    throw ValueError("The 'out' tuple must have exactly " +
+                     std::to_string(nout_) + " entries: one per ufunc output");
+  }
+  std::vector<const ArrayView*> outs;
+  for (const ArrayView& o : outputs) outs.push_back(&o);
+  const CallPlan plan = Plan(inputs, outs, opt);
+  Execute(plan, inputs, outputs, opt);
+}
+
+std::vector<Array> Ufunc::operator()(std::span<const ArrayView> inputs,
+                                     const CallOptions& opt) const {
+  std::vector<const ArrayView*> none(nout_, nullptr);
+  const CallPlan plan = Plan(inputs, none, opt);
+  std::vector<Array> result;
+  std::vector<ArrayView> outs;
+  for (int i = 0; i < nout_; ++i) {
+    result.emplace_back(plan.loop->types[nin_ + i], plan.shape);
+    outs.push_back(result.back().view());
+  }
+  Execute(plan, inputs, outs, opt);
+  return result;
+}
+
+Array Ufunc::operator()(const ArrayView& a) const {
+  const ArrayView in[1] = {a};
+  return (*this)(std::span<const ArrayView>(in))[0];
+}
+
+Array Ufunc::operator()(const ArrayView& a, const ArrayView& b) const {
+  const ArrayView in[2] = {a, b};
+  return (*this)(std::span<const ArrayView>(in))[0];
+}
+
+}  // namespace ufuncx

@@ -1,0 +1,104 @@
+#include "iterator.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+
+#include "ufuncx/error.h"
+
+namespace ufuncx::internal {
+
+std::string ShapeString(const Shape& s) {
+  std::string r = "(";
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i) r += ",";
+    r += std::to_string(s[i]);
+  }
+  if (s.size() == 1) r += ",";
+  return r + ")";
+}
+
+Shape BroadcastShapes(std::span<const Shape* const> shapes) {
+  size_t nd = 0;
+  for (const Shape* s : shapes) nd = std::max(nd, s->size());
+  Shape out(nd, 1);
+  for (const Shape* s : shapes) {
+    const size_t off = nd - s->size();
+    for (size_t i = 0; i < s->size(); ++i) {
+      const int64_t d = (*s)[i];
+      int64_t& o = out[off + i];
+      if (d == o || d == 1) continue;
+      if (o == 1) {
+        o = d;
+        continue;
+      }
+      std::string msg = "operands could not be broadcast together with shapes";
+      for (const Shape* t : shapes) msg += " " + ShapeString(*t);
+      throw ValueError(msg + " ");
+    }
+  }
+  return out;
+}
+
+Strides BroadcastStrides(const ArrayView& v, const Shape& shape) {
+  const size_t nd = shape.size();
+  if (v.shape.size() > nd) {
+    throw ValueError("cannot broadcast shape " + ShapeString(v.shape) +
+                     " to " + ShapeString(shape));
+  }
+  Strides s(nd, 0);
+  const size_t off = nd - v.shape.size();
+  for (size_t i = 0; i < v.shape.size(); ++i) {
+    if (v.shape[i] == shape[off + i]) {
+      s[off + i] = shape[off + i] == 1 ? 0 : v.strides[i];
+    } else if (v.shape[i] != 1) {
+      throw ValueError("cannot broadcast shape " + ShapeString(v.shape) +
+                       " to " + ShapeString(shape));
+    }
+  }
+  return s;
+}
+
+StridedIteration::StridedIteration(std::span<const ArrayView> operands,
+                                   const Shape& shape)
+    : nop_(static_cast<int>(operands.size())), size_(ShapeSize(shape)) {
+  std::vector<Strides> full(nop_);
+  for (int k = 0; k < nop_; ++k) {
+    full[k] = BroadcastStrides(operands[k], shape);
+    base_.push_back(operands[k].data);
+  }
+  // Keep dims of extent > 1, ordered so the innermost has the smallest
+  // strides (the last operand - the output by convention - decides first).
+  std::vector<int> dims;
+  for (int i = 0; i < static_cast<int>(shape.size()); ++i) {
+    if (shape[i] != 1) dims.push_back(i);
+  }
+  std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) {
+    for (int k = nop_ - 1; k >= 0; --k) {
+      const int64_t sa = std::llabs(full[k][a]), sb = std::llabs(full[k][b]);
+      if (sa == 0 || sb == 0) continue;
+      if (sa != sb) return sa > sb;
+    }
+    return false;
+  });
+  strides_.assign(nop_, {});
+  for (int d : dims) {
+    // Merge the stored outer dim with inner dim d when, for every operand,
+    // the outer stride equals the inner stride times the inner extent.
+    const bool can_merge = !shape_.empty() && [&] {
+      for (int k = 0; k < nop_; ++k) {
+        if (strides_[k].back() != full[k][d] * shape[d]) return false;
+      }
+      return true;
+    }();
+    if (can_merge) {
+      shape_.back() *= shape[d];
+      for (int k = 0; k < nop_; ++k) strides_[k].back() = full[k][d];
+    } else {
+      shape_.push_back(shape[d]);
+      for (int k = 0; k < nop_; ++k) strides_[k].push_back(full[k][d]);
+    }
+  }
+}
+
+}  // namespace ufuncx::internal

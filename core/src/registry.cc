@@ -1,0 +1,97 @@
+// The global registry. Ufunc objects live in a deque so references handed
+// out stay valid as later definitions (plugins) are added.
+#include <deque>
+#include <map>
+#include <mutex>
+
+#include "ufuncx/error.h"
+#include "ufuncx/registry.h"
+
+namespace ufuncx {
+namespace internal {
+
+class Registry {
+ public:
+  std::mutex mu;
+  std::deque<Ufunc> ufuncs;
+  std::map<std::string, Ufunc*, std::less<>> by_name;
+  std::vector<std::pair<std::string, std::string>> aliases;
+  std::vector<std::pair<std::string, std::string>> shard_targets;
+};
+
+Registry& GlobalRegistry() {
+  static Registry* r = new Registry;  // never destroyed: used at exit
+  return *r;
+}
+
+Ufunc& DefineUfunc(std::string name, std::vector<std::string> aliases, int nin,
+                   int nout, Identity identity, bool reorderable,
+                   std::string doc) {
+  Registry& r = GlobalRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  if (r.by_name.count(name)) {
+    throw ValueError("ufunc '" + name + "' is already defined");
+  }
+  Ufunc& u = r.ufuncs.emplace_back(name, nin, nout, identity, reorderable,
+                                   std::move(doc));
+  r.by_name[name] = &u;
+  for (std::string& a : aliases) {
+    if (a == name) continue;
+    r.by_name[a] = &u;
+    r.aliases.emplace_back(a, name);
+  }
+  return u;
+}
+
+void RecordShardTarget(std::string shard, std::string target) {
+  Registry& r = GlobalRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.shard_targets.emplace_back(std::move(shard), std::move(target));
+}
+
+void RegisterBuiltins();  // generated
+
+namespace {
+Registry& Loaded() {
+  static const bool once = (RegisterBuiltins(), true);
+  (void)once;
+  return GlobalRegistry();
+}
+}  // namespace
+
+}  // namespace internal
+
+const Ufunc* FindUfunc(std::string_view name) {
+  internal::Registry& r = internal::Loaded();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = r.by_name.find(name);
+  return it == r.by_name.end() ? nullptr : it->second;
+}
+
+const Ufunc& GetUfunc(std::string_view name) {
+  const Ufunc* u = FindUfunc(name);
+  if (!u) throw ValueError("no ufunc named '" + std::string(name) + "'");
+  return *u;
+}
+
+std::vector<const Ufunc*> AllUfuncs() {
+  internal::Registry& r = internal::Loaded();
+  std::lock_guard<std::mutex> lock(r.mu);
+  std::vector<const Ufunc*> out;
+  for (const Ufunc& u : r.ufuncs) out.push_back(&u);
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> Aliases() {
+  internal::Registry& r = internal::Loaded();
+  std::lock_guard<std::mutex> lock(r.mu);
+  return r.aliases;
+}
+
+std::vector<std::pair<std::string, std::string>> SimdTargets() {
+  internal::Registry& r = internal::Loaded();
+  std::lock_guard<std::mutex> lock(r.mu);
+  return r.shard_targets;
+}
+
+}  // namespace ufuncx

@@ -1,0 +1,95 @@
+// The only place that knows Highway versions apart (1.0.3 on Debian 12,
+// 1.2.x on Debian 13). Per-target code includes this after <hwy/highway.h>
+// and uses these helpers instead of version-specific ops.
+//
+// Provides, in ufuncx::simd::HWY_NAMESPACE:
+//   LoadTail(d, p, count)        loads count < Lanes(d) lanes, rest zero
+//   StoreTail(d, v, p, count)    stores the first count lanes
+//   MaskToBytes(d, mask, out)    writes Lanes(d) bytes of 0/1 (NumPy bools)
+//   AnyGe(a, b), AnyLe(a, b)     ordered comparisons for every lane type
+//   UFX_HWY_VERSION              major*10000 + minor*100 + patch
+
+#if defined(UFUNCX_HWY_SHIM_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef UFUNCX_HWY_SHIM_INL_H_
+#undef UFUNCX_HWY_SHIM_INL_H_
+#else
+#define UFUNCX_HWY_SHIM_INL_H_
+#endif
+
+#include <cstring>
+
+#include <hwy/highway.h>
+
+#ifndef UFX_HWY_VERSION
+#define UFX_HWY_VERSION (HWY_MAJOR * 10000 + HWY_MINOR * 100 + HWY_PATCH)
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace ufuncx::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+template <class D, class T = hn::TFromD<D>>
+HWY_INLINE hn::VFromD<D> LoadTail(D d, const T* p, size_t count) {
+#if UFX_HWY_VERSION >= 10100
+  return hn::LoadN(d, p, count);
+#else
+  HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(T)] = {};
+  std::memcpy(buf, p, count * sizeof(T));
+  return hn::Load(d, buf);
+#endif
+}
+
+template <class D, class T = hn::TFromD<D>>
+HWY_INLINE void StoreTail(D d, hn::VFromD<D> v, T* p, size_t count) {
+#if UFX_HWY_VERSION >= 10100
+  hn::StoreN(v, d, p, count);
+#else
+  HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(T)];
+  hn::Store(v, d, buf);
+  std::memcpy(p, buf, count * sizeof(T));
+#endif
+}
+
+// Ordered comparisons for every lane type: 1.0.3 has integer Ge/Le only as
+// the negation of Lt/Gt.
+template <class V>
+HWY_INLINE auto AnyGe(V a, V b) {
+#if UFX_HWY_VERSION >= 10100
+  return hn::Ge(a, b);
+#else
+  if constexpr (hwy::IsFloat<hn::TFromV<V>>()) return hn::Ge(a, b);
+  else return hn::Not(hn::Lt(a, b));
+#endif
+}
+template <class V>
+HWY_INLINE auto AnyLe(V a, V b) {
+  return AnyGe(b, a);
+}
+
+// Bytes of 0/1 from a mask of any lane size (TruncateTo exists in both
+// versions for unsigned lanes).
+template <class D, class M>
+HWY_INLINE void MaskToBytes(D d, M m, uint8_t* out) {
+  using T = hn::TFromD<D>;
+  const hn::RebindToUnsigned<D> du;
+  const auto ones = hn::And(hn::BitCast(du, hn::VecFromMask(d, m)),
+                            hn::Set(du, 1));
+  if constexpr (sizeof(T) == 1) {
+    hn::StoreU(ones, du, out);
+  } else {
+    const hn::Rebind<uint8_t, decltype(du)> d8;
+    hn::StoreU(hn::TruncateTo(d8, ones), d8, out);
+  }
+}
+
+template <class D, class M>
+HWY_INLINE void MaskToBytesTail(D d, M m, uint8_t* out, size_t count) {
+  HWY_ALIGN uint8_t buf[HWY_MAX_BYTES];
+  MaskToBytes(d, m, buf);
+  std::memcpy(out, buf, count);
+}
+
+}  // namespace ufuncx::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // UFUNCX_HWY_SHIM_INL_H_

@@ -1,0 +1,1 @@
+"""ufuncgen: the ufunc table -> C++ generator (Python standard library only)."""

@@ -1,0 +1,5 @@
+import sys
+
+from .ufuncgen import main
+
+sys.exit(main())

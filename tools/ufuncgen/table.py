@@ -1,0 +1,223 @@
+"""Strict parsing of ufunc tables (ufuncs/ufuncs.toml and users' tables).
+
+Every key is popped from its table and leftovers are rejected; invariants are
+checked with messages that give the key path and say how to fix the entry.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+
+TYPE_CHARS = "?bBhHiIlLeEfdgFDG"
+# (kind, itemsize) per type char; kinds b < u < i < f < c.
+_INFO = {
+    "?": ("b", 1), "b": ("i", 1), "B": ("u", 1), "h": ("i", 2), "H": ("u", 2),
+    "i": ("i", 4), "I": ("u", 4), "l": ("i", 8), "L": ("u", 8), "e": ("f", 2),
+    "E": ("f", 2), "f": ("f", 4), "d": ("f", 8), "g": ("f", 16), "F": ("c", 8),
+    "D": ("c", 16), "G": ("c", 32),
+}
+IDENTITIES = {"0", "1", "-1", "true", "false", "-inf"}
+SIMD_CHARS = "?bBhHiIlLfd"
+
+
+class TableError(ValueError):
+    """A table entry is invalid; the message names the key path and the fix."""
+
+
+def safe_cast(a: str, b: str) -> bool:
+    """NumPy's safe-cast relation (mirrors core/src/dtype.cc)."""
+    if a == b:
+        return True
+    (ka, sa), (kb, sb) = _INFO[a], _INFO[b]
+    if ka == "b":
+        return True
+    if kb == "b":
+        return False
+    if b == "E":
+        return a in "bB"
+    if a == "E":
+        return kb == "c" or (kb == "f" and b != "e")
+    if ka == "u":
+        return (kb == "u" and sb >= sa) or (kb == "i" and sb > sa) or _int_to_inexact(sa, kb, sb)
+    if ka == "i":
+        return (kb == "i" and sb >= sa) or _int_to_inexact(sa, kb, sb)
+    if ka == "f":
+        return (kb == "f" and sb >= sa) or (kb == "c" and sb >= 2 * sa)
+    return kb == "c" and sb >= sa
+
+
+def _int_to_inexact(sa: int, kb: str, sb: int) -> bool:
+    need = {1: 2, 2: 4}.get(sa, 8)
+    if kb == "f":
+        return sb >= need
+    return kb == "c" and sb >= 2 * need
+
+
+@dataclasses.dataclass(frozen=True)
+class Simd:
+    op: str
+    types: str
+
+
+@dataclasses.dataclass(frozen=True)
+class LoopGroup:
+    types: tuple[str, ...]  # "ff->f"
+    op: str
+    simd: tuple[Simd, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class UfuncEntry:
+    name: str
+    aliases: tuple[str, ...]
+    nin: int
+    nout: int
+    identity: str | None
+    reorderable: bool
+    doc: str
+    ulp: int
+    loops: tuple[LoopGroup, ...]
+    extend: bool = False  # user tables: add overloads to an existing ufunc
+
+    def signatures(self):
+        for g in self.loops:
+            for t in g.types:
+                yield g, t
+
+
+def _pop(d: dict, key: str, typ, path: str, default=dataclasses.MISSING):
+    if key not in d:
+        if default is dataclasses.MISSING:
+            raise TableError(f"{path}.{key}: missing required key; add `{key} = ...`")
+        return default
+    v = d.pop(key)
+    if typ is int and isinstance(v, bool) or not isinstance(v, typ):
+        raise TableError(
+            f"{path}.{key}: expected {getattr(typ, '__name__', typ)}, got {type(v).__name__} ({v!r})")
+    return v
+
+
+def _no_leftovers(d: dict, path: str, allowed: str):
+    if d:
+        k = sorted(d)[0]
+        raise TableError(f"{path}.{k}: unknown key; allowed keys are {allowed}")
+
+
+def split_sig(sig: str, path: str) -> tuple[str, str]:
+    m = re.fullmatch(r"([^-]*)->(.*)", sig)
+    if not m:
+        raise TableError(f"{path}: signature {sig!r} must look like 'ff->f'")
+    ins, outs = m.group(1), m.group(2)
+    for c in ins + outs:
+        if c not in TYPE_CHARS:
+            raise TableError(f"{path}: unknown type char {c!r} in {sig!r}; use one of {TYPE_CHARS}")
+    return ins, outs
+
+
+def parse_entry(raw: dict, path: str, *, user: bool) -> UfuncEntry:
+    raw = dict(raw)
+    name = _pop(raw, "name", str, path)
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+        raise TableError(f"{path}.name: {name!r} is not a valid identifier; use lower_snake_case")
+    path = f"{path}({name})"
+    extend = _pop(raw, "extend", bool, path, False) if user else False
+    aliases = tuple(_pop(raw, "aliases", list, path, []))
+    nin = _pop(raw, "nin", int, path)
+    nout = _pop(raw, "nout", int, path)
+    if nin < 1 or nout < 1 or nin + nout > 8:
+        raise TableError(f"{path}.nin/nout: need nin >= 1, nout >= 1 and nin + nout <= 8")
+    identity = _pop(raw, "identity", str, path, None)
+    if identity is not None and identity not in IDENTITIES:
+        raise TableError(f"{path}.identity: {identity!r} is not one of {sorted(IDENTITIES)}; omit it for None")
+    reorderable = _pop(raw, "reorderable", bool, path, False)
+    doc = _pop(raw, "doc", str, path, "" if extend else dataclasses.MISSING)
+    ulp = _pop(raw, "ulp", int, path, 0)
+    loops_raw = _pop(raw, "loop", list, path)
+    _no_leftovers(raw, path, "name, aliases, nin, nout, identity, reorderable, doc, ulp, loop"
+                  + (", extend" if user else ""))
+    groups = []
+    for gi, g in enumerate(loops_raw):
+        gp = f"{path}.loop[{gi}]"
+        if not isinstance(g, dict):
+            raise TableError(f"{gp}: expected a table ([[ufunc.loop]])")
+        g = dict(g)
+        types = _pop(g, "types", list, gp)
+        if not types:
+            raise TableError(f"{gp}.types: empty; list at least one signature such as 'ff->f'")
+        op = _pop(g, "op", str, gp)
+        simd_raw = _pop(g, "simd", list, gp, [])
+        _no_leftovers(g, gp, "types, op, simd")
+        for ti, t in enumerate(types):
+            tp = f"{gp}.types[{ti}]"
+            if not isinstance(t, str):
+                raise TableError(f"{tp}: expected a string such as 'ff->f'")
+            ins, outs = split_sig(t, tp)
+            if len(ins) != nin or len(outs) != nout:
+                raise TableError(
+                    f"{tp}: {t!r} has {len(ins)} input(s) and {len(outs)} output(s) "
+                    f"but the ufunc has nin={nin}, nout={nout}; fix the signature or nin/nout")
+        simds = []
+        for si, s in enumerate(simd_raw):
+            sp = f"{gp}.simd[{si}]"
+            if not isinstance(s, dict):
+                raise TableError(f"{sp}: expected {{ op = \"...\", types = \"...\" }}")
+            s = dict(s)
+            sop = _pop(s, "op", str, sp)
+            stypes = _pop(s, "types", str, sp)
+            _no_leftovers(s, sp, "op, types")
+            for c in stypes:
+                if c not in SIMD_CHARS:
+                    raise TableError(f"{sp}.types: {c!r} has no SIMD lanes; use only {SIMD_CHARS}")
+                if not any(t[0] == c for t in types):
+                    raise TableError(f"{sp}.types: no signature in this group starts with {c!r}; remove it")
+            simds.append(Simd(sop, stypes))
+        groups.append(LoopGroup(tuple(types), op, tuple(simds)))
+    entry = UfuncEntry(name, aliases, nin, nout, identity, reorderable, doc, ulp, tuple(groups), extend)
+    check_order(entry, path)
+    return entry
+
+
+def check_order(entry: UfuncEntry, path: str):
+    seen: list[tuple[str, str]] = []
+    for gi, g in enumerate(entry.loops):
+        for ti, t in enumerate(g.types):
+            ins = t.split("->")[0]
+            tp = f"{path}.loop[{gi}].types[{ti}]"
+            for prev_path, prev in seen:
+                if prev == t:
+                    raise TableError(f"{tp}: {t!r} is listed twice (first at {prev_path}); remove one")
+                pins = prev.split("->")[0]
+                if all(safe_cast(a, b) for a, b in zip(ins, pins)):
+                    raise TableError(
+                        f"{tp}: {t!r} can never be chosen because its inputs cast safely to "
+                        f"{prev!r} at {prev_path}, which comes first; move {t!r} before it")
+            seen.append((tp, t))
+
+
+def load(path: str, *, user: bool = False) -> list[UfuncEntry]:
+    with open(path, "rb") as f:
+        try:
+            data = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise TableError(f"{path}: not valid TOML: {e}") from None
+    return parse(data, path, user=user)
+
+
+def parse(data: dict, source: str = "<table>", *, user: bool = False) -> list[UfuncEntry]:
+    data = dict(data)
+    fmt = data.pop("format", 1)
+    if fmt != 1:
+        raise TableError(f"{source}: format = {fmt!r} is not supported; use format = 1")
+    ufuncs = data.pop("ufunc", None)
+    if not isinstance(ufuncs, list) or not ufuncs:
+        raise TableError(f"{source}: no [[ufunc]] entries; add at least one")
+    _no_leftovers(data, source, "format, ufunc")
+    entries = [parse_entry(u, f"ufunc[{i}]", user=user) for i, u in enumerate(ufuncs)]
+    names = {}
+    for i, e in enumerate(entries):
+        for n in (e.name,) + e.aliases:
+            if n in names:
+                raise TableError(f"ufunc[{i}]({e.name}): name {n!r} already used by ufunc[{names[n]}]; rename one")
+            names[n] = i
+    return entries

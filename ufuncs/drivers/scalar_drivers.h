@@ -1,0 +1,116 @@
+// Loop drivers: own the element loop, the loads/stores and the conversions,
+// and call an op from ufuncs/ops/ per element. Every driver is a LoopFn.
+// `Strided*` accept any steps; `Contig*` are the contiguous slot (outputs
+// contiguous, inputs contiguous or broadcast with step 0) and are written so
+// the compiler can vectorise them.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "ufuncx/loop.h"
+#include "ufuncx/scalar.h"
+
+namespace ufuncx::drivers {
+
+template <class Op>
+concept NativeHalf = requires { Op::kNativeHalf; };
+template <class Op>
+concept MayFail = requires { Op::kMayFail; };
+
+// What an op computes in: float for half types unless the op works on bits.
+template <class Op, class T>
+using Compute = std::conditional_t<kIsHalf<T> && !NativeHalf<Op>, float, T>;
+
+template <class Op, class T>
+inline Compute<Op, T> In(const char* p) {
+  return static_cast<Compute<Op, T>>(LoadElem<T>(p));
+}
+
+template <class Op, class... A>
+inline auto Apply(int& status, A... a) {
+  if constexpr (MayFail<Op>) return Op::Call(a..., status);
+  else return Op::Call(a...);
+}
+
+// One element: nin in {1, 2}, nout in {1, 2}. Types: inputs then outputs.
+template <class Op, int Nin, class... T>
+struct Element;
+
+template <class Op, class A, class O>
+struct Element<Op, 1, A, O> {
+  static void Run(char* const* p, int& status) {
+    StoreElem(p[1], Convert<O>(Apply<Op>(status, In<Op, A>(p[0]))));
+  }
+};
+template <class Op, class A, class B, class O>
+struct Element<Op, 2, A, B, O> {
+  static void Run(char* const* p, int& status) {
+    StoreElem(p[2], Convert<O>(Apply<Op>(status, In<Op, A>(p[0]), In<Op, B>(p[1]))));
+  }
+};
+template <class Op, class A, class O1, class O2>
+struct Element<Op, 1, A, O1, O2> {
+  static void Run(char* const* p, int&) {
+    Compute<Op, O1> o1{};
+    Compute<Op, O2> o2{};
+    Op::Call(In<Op, A>(p[0]), o1, o2);
+    StoreElem(p[1], Convert<O1>(o1));
+    StoreElem(p[2], Convert<O2>(o2));
+  }
+};
+template <class Op, class A, class B, class O1, class O2>
+struct Element<Op, 2, A, B, O1, O2> {
+  static void Run(char* const* p, int&) {
+    Compute<Op, O1> o1{};
+    Compute<Op, O2> o2{};
+    Op::Call(In<Op, A>(p[0]), In<Op, B>(p[1]), o1, o2);
+    StoreElem(p[2], Convert<O1>(o1));
+    StoreElem(p[3], Convert<O2>(o2));
+  }
+};
+
+template <class Op, int Nin, class... T>
+int Strided(const LoopContext&, char* const* args, const int64_t* dims,
+            const int64_t* steps, void*) noexcept {
+  constexpr int kN = sizeof...(T);
+  char* p[kN];
+  for (int k = 0; k < kN; ++k) p[k] = args[k];
+  int status = 0;
+  for (int64_t i = 0; i < dims[0]; ++i) {
+    Element<Op, Nin, T...>::Run(p, status);
+    for (int k = 0; k < kN; ++k) p[k] += steps[k];
+  }
+  return status;
+}
+
+// Compile-time steps let the compiler vectorise; a zero step is a
+// broadcast input.
+template <class Op, int Nin, bool kBroadcast0, bool kBroadcast1, class... T>
+inline int ContigBody(char* const* args, int64_t n) {
+  constexpr int kN = sizeof...(T);
+  constexpr int64_t kSize[kN] = {static_cast<int64_t>(sizeof(T))...};
+  int status = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    char* p[kN];
+    for (int k = 0; k < kN; ++k) {
+      const bool bcast = (k == 0 && kBroadcast0) || (k == 1 && Nin == 2 && kBroadcast1);
+      p[k] = args[k] + (bcast ? 0 : i * kSize[k]);
+    }
+    Element<Op, Nin, T...>::Run(p, status);
+  }
+  return status;
+}
+
+template <class Op, int Nin, class... T>
+int Contig(const LoopContext&, char* const* args, const int64_t* dims,
+           const int64_t* steps, void*) noexcept {
+  const bool b0 = steps[0] == 0;
+  const bool b1 = Nin == 2 && steps[1] == 0;
+  if (!b0 && !b1) return ContigBody<Op, Nin, false, false, T...>(args, dims[0]);
+  if (b0 && !b1) return ContigBody<Op, Nin, true, false, T...>(args, dims[0]);
+  if (!b0 && b1) return ContigBody<Op, Nin, false, true, T...>(args, dims[0]);
+  return ContigBody<Op, Nin, true, true, T...>(args, dims[0]);
+}
+
+}  // namespace ufuncx::drivers

@@ -1,0 +1,98 @@
+// Vector bodies of the ufuncs that have Highway loops. Each must give the
+// same result, bit for bit, as its scalar op in scalar_ops.h (except exp and
+// log, which use Highway's contrib/math: error bounds in ufuncs.toml).
+// Mask-returning ops feed the Pred drivers (bool outputs).
+#if defined(UFUNCX_SIMD_OPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef UFUNCX_SIMD_OPS_INL_H_
+#undef UFUNCX_SIMD_OPS_INL_H_
+#else
+#define UFUNCX_SIMD_OPS_INL_H_
+#endif
+
+#include <hwy/contrib/math/math-inl.h>
+#include <hwy/highway.h>
+
+#include "simd/hwy_shim-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace ufuncx::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#define UFX_VEC2(NAME, EXPR)                          \
+  struct NAME {                                       \
+    template <class D, class V>                       \
+    HWY_INLINE V operator()(D d, V a, V b) const {    \
+      (void)d;                                        \
+      return EXPR;                                    \
+    }                                                 \
+  };
+#define UFX_VEC1(NAME, EXPR)                          \
+  struct NAME {                                       \
+    template <class D, class V>                       \
+    HWY_INLINE V operator()(D d, V a) const {         \
+      (void)d;                                        \
+      return EXPR;                                    \
+    }                                                 \
+  };
+#define UFX_PRED2(NAME, EXPR)                         \
+  struct NAME {                                       \
+    template <class D, class V>                       \
+    HWY_INLINE auto operator()(D d, V a, V b) const { \
+      (void)d;                                        \
+      return EXPR;                                    \
+    }                                                 \
+  };
+#define UFX_PRED1(NAME, EXPR)                         \
+  struct NAME {                                       \
+    template <class D, class V>                       \
+    HWY_INLINE auto operator()(D d, V a) const {      \
+      (void)d;                                        \
+      return EXPR;                                    \
+    }                                                 \
+  };
+
+UFX_VEC2(Add, hn::Add(a, b))
+UFX_VEC2(Subtract, hn::Sub(a, b))
+UFX_VEC2(Multiply, hn::Mul(a, b))
+UFX_VEC2(Divide, hn::Div(a, b))
+// Integer min/max; float versions spell out NumPy's NaN rules because x86
+// min/max instructions are asymmetric in NaN and ±0.
+UFX_VEC2(IntMax, hn::Max(a, b))
+UFX_VEC2(IntMin, hn::Min(a, b))
+UFX_VEC2(Maximum, hn::IfThenElse(hn::Or(AnyGe(a, b), hn::Ne(a, a)), a, b))
+UFX_VEC2(Minimum, hn::IfThenElse(hn::Or(AnyLe(a, b), hn::Ne(a, a)), a, b))
+UFX_VEC2(Fmax, hn::IfThenElse(hn::Or(AnyGe(a, b), hn::Ne(b, b)), a, b))
+UFX_VEC2(Fmin, hn::IfThenElse(hn::Or(AnyLe(a, b), hn::Ne(b, b)), a, b))
+UFX_VEC2(BitwiseAnd, hn::And(a, b))
+UFX_VEC2(BitwiseOr, hn::Or(a, b))
+UFX_VEC2(BitwiseXor, hn::Xor(a, b))
+
+UFX_VEC1(Sqrt, hn::Sqrt(a))
+UFX_VEC1(Absolute, hn::Abs(a))
+UFX_VEC1(Negative, hn::Neg(a))
+UFX_VEC1(IntNegative, hn::Sub(hn::Zero(d), a))
+UFX_VEC1(Square, hn::Mul(a, a))
+UFX_VEC1(Exp, hn::Exp(d, a))
+UFX_VEC1(Log, hn::Log(d, a))
+
+UFX_PRED2(Equal, hn::Eq(a, b))
+UFX_PRED2(NotEqual, hn::Ne(a, b))
+UFX_PRED2(Less, hn::Lt(a, b))
+UFX_PRED2(LessEqual, AnyLe(a, b))
+UFX_PRED2(Greater, hn::Gt(a, b))
+UFX_PRED2(GreaterEqual, AnyGe(a, b))
+UFX_PRED2(LogicalAnd, hn::And(hn::Ne(a, hn::Zero(d)), hn::Ne(b, hn::Zero(d))))
+UFX_PRED2(LogicalOr, hn::Or(hn::Ne(a, hn::Zero(d)), hn::Ne(b, hn::Zero(d))))
+UFX_PRED2(LogicalXor, hn::Xor(hn::Ne(a, hn::Zero(d)), hn::Ne(b, hn::Zero(d))))
+UFX_PRED1(LogicalNot, hn::Eq(a, hn::Zero(d)))
+UFX_PRED1(Isnan, hn::Ne(a, a))
+
+#undef UFX_VEC2
+#undef UFX_VEC1
+#undef UFX_PRED2
+#undef UFX_PRED1
+
+}  // namespace ufuncx::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // UFUNCX_SIMD_OPS_INL_H_
