@@ -1,0 +1,225 @@
+#define NO_IMPORT_ARRAY
+#include "convert.h"
+
+#include <climits>
+#include <complex>
+
+#include "ufuncx/error.h"
+
+namespace ufuncx::py {
+namespace {
+
+struct TypeNumPair {
+  int num;
+  DType t;
+};
+constexpr TypeNumPair kTypeNums[] = {
+    {NPY_BOOL, DType::kBool},          {NPY_BYTE, DType::kInt8},
+    {NPY_UBYTE, DType::kUInt8},        {NPY_SHORT, DType::kInt16},
+    {NPY_USHORT, DType::kUInt16},      {NPY_INT, DType::kInt32},
+    {NPY_UINT, DType::kUInt32},        {NPY_LONG, DType::kInt64},
+    {NPY_ULONG, DType::kUInt64},       {NPY_LONGLONG, DType::kInt64},
+    {NPY_ULONGLONG, DType::kUInt64},   {NPY_HALF, DType::kFloat16},
+    {NPY_FLOAT, DType::kFloat32},      {NPY_DOUBLE, DType::kFloat64},
+    {NPY_LONGDOUBLE, DType::kLongDouble}, {NPY_CFLOAT, DType::kComplex64},
+    {NPY_CDOUBLE, DType::kComplex128}, {NPY_CLONGDOUBLE, DType::kCLongDouble},
+};
+
+[[noreturn]] void ThrowPy() { throw pyb::error_already_set(); }
+
+}  // namespace
+
+std::optional<DType> FromTypeNum(int num) {
+  for (const auto& p : kTypeNums) {
+    if (p.num == num) return p.t;
+  }
+  return std::nullopt;
+}
+
+int ToTypeNum(DType t) {
+  for (const auto& p : kTypeNums) {
+    if (p.t == t) return p.num;
+  }
+  return -1;
+}
+
+DType DTypeFromObject(pyb::handle obj) {
+  if (pyb::isinstance<pyb::str>(obj)) {
+    DType t;
+    if (TryParseDType(obj.cast<std::string>(), &t) && t != DType::kBFloat16) return t;
+  }
+  PyArray_Descr* descr = nullptr;
+  if (!PyArray_DescrConverter(obj.ptr(), &descr)) ThrowPy();
+  const int num = descr->type_num;
+  Py_DECREF(descr);
+  if (auto t = FromTypeNum(num)) return *t;
+  throw TypeError("ufuncx does not support dtype " +
+                  pyb::str(obj).cast<std::string>() +
+                  " (datetime, string and object loops are not supported)");
+}
+
+pyb::object NumpyDType(DType t) {
+  const int num = ToTypeNum(t);
+  if (num < 0) throw TypeError(std::string("numpy has no dtype ") + Name(t));
+  return pyb::reinterpret_steal<pyb::object>(
+      reinterpret_cast<PyObject*>(PyArray_DescrFromType(num)));
+}
+
+ArrayView ViewOf(PyArrayObject* a) {
+  ArrayView v;
+  v.data = static_cast<char*>(PyArray_DATA(a));
+  const auto t = FromTypeNum(PyArray_TYPE(a));
+  if (!t) throw TypeError("unsupported dtype");
+  v.dtype = *t;
+  const int nd = PyArray_NDIM(a);
+  v.shape.assign(PyArray_DIMS(a), PyArray_DIMS(a) + nd);
+  v.strides.assign(PyArray_STRIDES(a), PyArray_STRIDES(a) + nd);
+  return v;
+}
+
+Operand ToOperand(pyb::handle obj, const char* ufunc_name) {
+  Operand op;
+  PyObject* o = obj.ptr();
+  if (!PyArray_Check(o)) {
+    if (PyBool_Check(o)) {
+      // Python bool is strong: it is NumPy's bool.
+    } else if (PyLong_CheckExact(o) || (PyLong_Check(o) && !PyArray_IsScalar(o, Generic))) {
+      op.weak = Operand::Weak::kInt;
+    } else if (PyFloat_CheckExact(o) ||
+               (PyFloat_Check(o) && !PyArray_IsScalar(o, Generic))) {
+      op.weak = Operand::Weak::kFloat;
+    } else if (PyComplex_CheckExact(o) ||
+               (PyComplex_Check(o) && !PyArray_IsScalar(o, Generic))) {
+      op.weak = Operand::Weak::kComplex;
+    }
+    if (op.weak != Operand::Weak::kNo) {
+      op.scalar = pyb::reinterpret_borrow<pyb::object>(obj);
+      return op;
+    }
+  }
+  PyObject* arr = PyArray_FromAny(o, nullptr, 0, 0, 0, nullptr);
+  if (!arr) ThrowPy();
+  auto a = reinterpret_cast<PyArrayObject*>(arr);
+  if (!FromTypeNum(PyArray_TYPE(a))) {
+    PyArray_Descr* d = PyArray_DESCR(a);
+    std::string tn = pyb::str(reinterpret_cast<PyObject*>(d)).cast<std::string>();
+    Py_DECREF(arr);
+    throw TypeError(std::string("ufunc '") + ufunc_name +
+                    "' did not contain a loop with signature matching types "
+                    "(dtype('" + tn + "'), ...); ufuncx has no loops for it");
+  }
+  if (!PyArray_ISNBO(PyArray_DESCR(a)->byteorder)) {
+    PyArray_Descr* native = PyArray_DescrFromType(PyArray_TYPE(a));
+    PyObject* conv = PyArray_FromAny(arr, native, 0, 0, NPY_ARRAY_FORCECAST, nullptr);
+    Py_DECREF(arr);
+    if (!conv) ThrowPy();
+    arr = conv;
+  }
+  op.array = pyb::reinterpret_steal<pyb::object>(arr);
+  return op;
+}
+
+namespace {
+
+// The weak int's value must fit the dtype it takes (NumPy 2 raises).
+void CheckIntFits(pyb::handle v, DType t) {
+  int overflow = 0;
+  const long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (x == -1 && PyErr_Occurred()) ThrowPy();
+  bool ok;
+  if (overflow != 0) {
+    ok = false;
+    if (overflow > 0 && t == DType::kUInt64) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(v.ptr());
+      if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+        PyErr_Clear();
+      } else {
+        ok = true;
+      }
+    }
+  } else {
+    switch (t) {
+      case DType::kInt8: ok = x >= INT8_MIN && x <= INT8_MAX; break;
+      case DType::kUInt8: ok = x >= 0 && x <= UINT8_MAX; break;
+      case DType::kInt16: ok = x >= INT16_MIN && x <= INT16_MAX; break;
+      case DType::kUInt16: ok = x >= 0 && x <= UINT16_MAX; break;
+      case DType::kInt32: ok = x >= INT32_MIN && x <= INT32_MAX; break;
+      case DType::kUInt32: ok = x >= 0 && x <= UINT32_MAX; break;
+      case DType::kUInt64: ok = x >= 0; break;
+      default: ok = true;
+    }
+  }
+  if (!ok) {
+    if (IsInteger(t) && t != DType::kInt64 && t != DType::kUInt64) {
+      throw OverflowError("Python integer " + pyb::str(v).cast<std::string>() +
+                          " out of bounds for " + Name(t));
+    }
+    if (t == DType::kUInt64 && overflow == 0 && x < 0) {
+      throw OverflowError("Python integer " + pyb::str(v).cast<std::string>() +
+                          " out of bounds for uint64");
+    }
+    throw OverflowError("Python int too large to convert to C long");
+  }
+}
+
+// Does the weak int fit t? (for comparisons, which widen instead of raising)
+bool IntFits(pyb::handle v, DType t) {
+  try {
+    CheckIntFits(v, t);
+    return true;
+  } catch (const OverflowError&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+void ResolveWeak(std::vector<Operand>& ops, bool comparison) {
+  std::optional<DType> strong;
+  for (const Operand& op : ops) {
+    if (op.weak != Operand::Weak::kNo) continue;
+    const DType t = *FromTypeNum(PyArray_TYPE(reinterpret_cast<PyArrayObject*>(op.array.ptr())));
+    strong = strong ? PromoteTypes(*strong, t) : t;
+  }
+  for (Operand& op : ops) {
+    if (op.weak == Operand::Weak::kNo) continue;
+    DType t;
+    const Kind k = strong ? KindOf(*strong) : Kind::kBool;
+    switch (op.weak) {
+      case Operand::Weak::kInt:
+        t = strong && k != Kind::kBool ? *strong : DType::kInt64;
+        if (IsInteger(t) || !strong) {
+          if (comparison && !IntFits(op.scalar, t)) {
+            t = IntFits(op.scalar, DType::kInt64) ? DType::kInt64 : DType::kUInt64;
+          } else if (!strong && !IntFits(op.scalar, DType::kInt64) &&
+                     IntFits(op.scalar, DType::kUInt64)) {
+            t = DType::kUInt64;
+          }
+          CheckIntFits(op.scalar, t);
+        }
+        break;
+      case Operand::Weak::kFloat:
+        t = strong && (k == Kind::kFloat || k == Kind::kComplex) ? *strong : DType::kFloat64;
+        break;
+      default:
+        t = !strong ? DType::kComplex128
+            : k == Kind::kComplex ? *strong
+            : k == Kind::kFloat ? ComplexOf(*strong)
+                                : DType::kComplex128;
+        break;
+    }
+    PyObject* arr = PyArray_FromAny(op.scalar.ptr(), PyArray_DescrFromType(ToTypeNum(t)), 0, 0,
+                                    NPY_ARRAY_FORCECAST, nullptr);
+    if (!arr) ThrowPy();
+    op.array = pyb::reinterpret_steal<pyb::object>(arr);
+  }
+}
+
+pyb::object NewArray(DType t, const Shape& shape) {
+  std::vector<npy_intp> dims(shape.begin(), shape.end());
+  PyObject* a = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), ToTypeNum(t));
+  if (!a) ThrowPy();
+  return pyb::reinterpret_steal<pyb::object>(a);
+}
+
+}  // namespace ufuncx::py

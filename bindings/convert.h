@@ -1,0 +1,53 @@
+// NumPy <-> ufuncx conversions for the bindings: dtypes, zero-copy views of
+// ndarrays, and NEP 50 handling of Python scalars. Knows no ufunc methods.
+#pragma once
+
+#define PY_ARRAY_UNIQUE_SYMBOL ufuncx_ARRAY_API
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <pybind11/pybind11.h>
+// clang-format off
+#include <numpy/arrayobject.h>
+// clang-format on
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ufuncx/array.h"
+#include "ufuncx/dtype.h"
+
+namespace ufuncx::py {
+namespace pyb = pybind11;
+
+// NumPy type number <-> DType; nullopt/-1 when there is no counterpart.
+std::optional<DType> FromTypeNum(int type_num);
+int ToTypeNum(DType t);
+
+// Any object NumPy accepts as a dtype (np.float32, "f4", np.dtype(...)).
+DType DTypeFromObject(pyb::handle obj);
+pyb::object NumpyDType(DType t);
+
+// A zero-copy view of an ndarray with a native-endian supported dtype.
+ArrayView ViewOf(PyArrayObject* a);
+
+// An operand on its way into a ufunc. Python int/float/complex are "weak"
+// (NEP 50): their dtype is decided by the other operands.
+struct Operand {
+  pyb::object array;  // ndarray once resolved
+  enum class Weak { kNo, kInt, kFloat, kComplex } weak = Weak::kNo;
+  pyb::object scalar;  // the Python scalar when weak
+};
+
+// Converts an input: ndarrays pass through (byte-swapped copies when not
+// native), NumPy scalars and array-likes become arrays, Python scalars stay
+// weak. Raises TypeError for dtypes ufuncx has no loops for.
+Operand ToOperand(pyb::handle obj, const char* ufunc_name);
+
+// Gives every weak operand a dtype and an array, as NumPy 2 does.
+// `comparison` allows out-of-range Python ints (NumPy compares them exactly).
+void ResolveWeak(std::vector<Operand>& ops, bool comparison);
+
+// A new C-ordered ndarray.
+pyb::object NewArray(DType t, const Shape& shape);
+
+}  // namespace ufuncx::py

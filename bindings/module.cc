@@ -1,0 +1,309 @@
+// ufuncx._core: numpy.ufunc-like objects over the registry. Arrays in and out
+// are NumPy's, zero-copy; kernels run without the GIL. This file parses
+// arguments and maps errors; all semantics live in core/.
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "convert.h"
+#include "ufuncx/error.h"
+#include "ufuncx/registry.h"
+
+namespace ufuncx::py {
+namespace {
+
+constexpr int64_t kReleaseGilAbove = 4096;
+
+bool IsComparison(const Ufunc& u) {
+  static const char* const kNames[] = {"equal", "not_equal", "less",
+                                       "less_equal", "greater", "greater_equal"};
+  for (const char* n : kNames) {
+    if (u.name() == n) return true;
+  }
+  return false;
+}
+
+PyArrayObject* AsArray(const pyb::object& o) {
+  return reinterpret_cast<PyArrayObject*>(o.ptr());
+}
+
+// NumPy's signature= forms: "ff->f", "ff" is an error, a tuple of dtypes or
+// None, or a single dtype (all outputs).
+std::vector<std::optional<DType>> ParseSignature(const Ufunc& u, pyb::handle sig) {
+  std::vector<std::optional<DType>> out;
+  if (pyb::isinstance<pyb::str>(sig)) {
+    const std::string s = sig.cast<std::string>();
+    const auto arrow = s.find("->");
+    std::string chars;
+    for (char c : s) {
+      if (c != '-' && c != '>' && c != ',' && c != ' ') chars += c;
+    }
+    if (arrow == std::string::npos || static_cast<int>(arrow) != u.nin() ||
+        static_cast<int>(chars.size()) != u.nargs()) {
+      throw ValueError("a type-string for " + u.name() + ", " + std::to_string(u.nin()) +
+                       " typecode(s) before and " + std::to_string(u.nout()) +
+                       " after the -> sign");
+    }
+    for (char c : chars) out.push_back(FromTypeChar(c));
+    return out;
+  }
+  if (pyb::isinstance<pyb::tuple>(sig) || pyb::isinstance<pyb::list>(sig)) {
+    auto seq = pyb::reinterpret_borrow<pyb::sequence>(sig);
+    if (static_cast<int>(seq.size()) == u.nin() + u.nout()) {
+      for (auto item : seq) {
+        if (item.is_none()) out.emplace_back(std::nullopt);
+        else out.emplace_back(DTypeFromObject(item));
+      }
+      return out;
+    }
+    throw ValueError("The signature tuple must have exactly " +
+                     std::to_string(u.nargs()) + " entries: one per ufunc operand");
+  }
+  out.assign(u.nargs(), std::nullopt);
+  const DType t = DTypeFromObject(sig);
+  for (int i = u.nin(); i < u.nargs(); ++i) out[i] = t;
+  return out;
+}
+
+class PyUfunc {
+ public:
+  explicit PyUfunc(const Ufunc* u) : u_(u) {}
+  const Ufunc& u() const { return *u_; }
+
+  pyb::object Call(pyb::args args, pyb::kwargs kwargs) const {
+    const Ufunc& u = *u_;
+    const int nin = u.nin(), nout = u.nout();
+    const int npos = static_cast<int>(args.size());
+    if (npos < nin || npos > nin + nout) {
+      throw TypeError(u.name() + "() takes from " + std::to_string(nin) + " to " +
+                      std::to_string(nin + nout) + " positional arguments but " +
+                      std::to_string(npos) + " were given");
+    }
+    std::vector<pyb::object> outs(nout);
+    bool out_given = false;
+    for (int i = nin; i < npos; ++i) {
+      if (!args[i].is_none()) outs[i - nin] = args[i], out_given = true;
+    }
+    CallOptions opt;
+    pyb::object where_obj;
+    for (auto item : kwargs) {
+      const std::string key = pyb::str(item.first);
+      pyb::handle v = item.second;
+      if (key == "out") {
+        if (npos > nin) throw TypeError("cannot specify 'out' as both a positional and keyword argument");
+        if (pyb::isinstance<pyb::tuple>(v)) {
+          auto t = pyb::reinterpret_borrow<pyb::tuple>(v);
+          if (static_cast<int>(t.size()) != nout) {
+            throw ValueError("The 'out' tuple must have exactly " + std::to_string(nout) +
+                             " entries: one per ufunc output");
+          }
+          for (int i = 0; i < nout; ++i) {
+            if (!t[i].is_none()) outs[i] = t[i], out_given = true;
+          }
+        } else if (!v.is_none()) {
+          if (nout != 1) {
+            throw TypeError("'out' must be a tuple of arrays for a ufunc with more than one output");
+          }
+          outs[0] = pyb::reinterpret_borrow<pyb::object>(v);
+          out_given = true;
+        }
+      } else if (key == "where") {
+        if (!(PyBool_Check(v.ptr()) && v.ptr() == Py_True)) {
+          where_obj = pyb::reinterpret_borrow<pyb::object>(v);
+        }
+      } else if (key == "casting") {
+        opt.casting = ParseCasting(v.cast<std::string>());
+      } else if (key == "dtype") {
+        if (!v.is_none()) opt.dtype = DTypeFromObject(v);
+      } else if (key == "signature" || key == "sig") {
+        if (!v.is_none()) opt.signature = ParseSignature(u, v);
+      } else if (key == "order") {
+        if (!v.is_none()) {
+          const std::string o = v.cast<std::string>();
+          if (o != "K" && o != "A" && o != "C" && o != "F") {
+            throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + o + "')");
+          }
+        }
+      } else if (key == "subok") {
+      } else {
+        throw TypeError(u.name() + "() got an unexpected keyword argument '" + key + "'");
+      }
+    }
+    for (const pyb::object& o : outs) {
+      if (o && !PyArray_Check(o.ptr())) throw TypeError("return arrays must be of ArrayType");
+      if (o && !PyArray_ISWRITEABLE(AsArray(o))) {
+        throw ValueError("output array is read-only");
+      }
+      if (o && !FromTypeNum(PyArray_TYPE(AsArray(o)))) {
+        throw TypeError("ufuncx has no loops writing to this output dtype");
+      }
+      if (o && !PyArray_ISNBO(PyArray_DESCR(AsArray(o))->byteorder)) {
+        throw TypeError("ufuncx needs native byte order outputs");
+      }
+    }
+
+    std::vector<Operand> ops;
+    ops.reserve(nin);
+    bool any_weak = false;
+    for (int i = 0; i < nin; ++i) {
+      ops.push_back(ToOperand(args[i], u.name().c_str()));
+      any_weak = any_weak || ops.back().weak != Operand::Weak::kNo;
+    }
+    if (any_weak) ResolveWeak(ops, IsComparison(u));
+    std::vector<ArrayView> in;
+    in.reserve(nin);
+    for (const Operand& op : ops) in.push_back(ViewOf(AsArray(op.array)));
+
+    ArrayView where_view;
+    if (where_obj) {
+      PyObject* w = PyArray_FromAny(where_obj.ptr(), PyArray_DescrFromType(NPY_BOOL), 0, 0,
+                                    0, nullptr);
+      if (!w) throw pyb::error_already_set();
+      where_obj = pyb::reinterpret_steal<pyb::object>(w);
+      where_view = ViewOf(AsArray(where_obj));
+      opt.where = &where_view;
+    }
+
+    std::vector<ArrayView> out_views(nout);
+    std::vector<const ArrayView*> out_ptrs(nout, nullptr);
+    for (int i = 0; i < nout; ++i) {
+      if (outs[i]) {
+        out_views[i] = ViewOf(AsArray(outs[i]));
+        out_ptrs[i] = &out_views[i];
+      }
+    }
+    const CallPlan plan = u.Plan(in, out_ptrs, opt);
+    for (int i = 0; i < nout; ++i) {
+      if (!outs[i]) {
+        outs[i] = NewArray(plan.loop->types[nin + i], plan.shape);
+        out_views[i] = ViewOf(AsArray(outs[i]));
+      }
+    }
+    if (ShapeSize(plan.shape) > kReleaseGilAbove) {
+      pyb::gil_scoped_release release;
+      u.Execute(plan, in, out_views, opt);
+    } else {
+      u.Execute(plan, in, out_views, opt);
+    }
+    auto wrap = [&](const pyb::object& o) -> pyb::object {
+      if (out_given) return o;
+      // 0-d results become NumPy scalars, as from numpy ufuncs.
+      return pyb::reinterpret_steal<pyb::object>(
+          PyArray_Return(reinterpret_cast<PyArrayObject*>(o.inc_ref().ptr())));
+    };
+    if (nout == 1) return wrap(outs[0]);
+    pyb::tuple t(nout);
+    for (int i = 0; i < nout; ++i) t[i] = wrap(outs[i]);
+    return t;
+  }
+
+  pyb::object Identity() const {
+    const auto& id = u_->identity();
+    switch (id.kind) {
+      case Identity::Kind::kNone: return pyb::none();
+      case Identity::Kind::kInt: return pyb::int_(static_cast<long long>(id.value));
+      case Identity::Kind::kBool: return pyb::bool_(id.value != 0);
+      case Identity::Kind::kFloat: return pyb::float_(id.value);
+    }
+    return pyb::none();
+  }
+
+  std::string Doc() const {
+    std::string args;
+    if (u_->nin() == 1) args = "x, /";
+    else {
+      for (int i = 1; i <= u_->nin(); ++i) args += "x" + std::to_string(i) + ", ";
+      args += "/";
+    }
+    std::string out = u_->nout() == 1 ? "out=None" : "out=(None, None)";
+    return u_->name() + "(" + args + ", " + out +
+           ", *, where=True, casting='same_kind', order='K', dtype=None, "
+           "subok=True[, signature])\n\n" + u_->doc();
+  }
+
+ private:
+  const Ufunc* u_;
+};
+
+void RegisterErrors(pyb::module_& m) {
+  (void)m;
+  pyb::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const ufuncx::TypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const ufuncx::ValueError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const ufuncx::IndexError& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const ufuncx::OverflowError& e) {
+      PyErr_SetString(PyExc_OverflowError, e.what());
+    } catch (const ufuncx::NotImplementedError& e) {
+      PyErr_SetString(PyExc_NotImplementedError, e.what());
+    }
+  });
+}
+
+}  // namespace
+}  // namespace ufuncx::py
+
+PYBIND11_MODULE(_core, m) {
+  using namespace ufuncx;
+  using namespace ufuncx::py;
+  if (_import_array() < 0) throw pybind11::error_already_set();
+  m.doc() = "ufuncx native core: NumPy-style ufuncs over a generated registry";
+  RegisterErrors(m);
+
+  // dynamic_attr: each object carries its own __name__ and __doc__, set by
+  // get(), as numpy.ufunc objects do.
+  pyb::class_<PyUfunc>(m, "ufunc", pyb::dynamic_attr(), "A universal function like numpy.ufunc.")
+      .def("__call__", &PyUfunc::Call)
+      .def_property_readonly("nin", [](const PyUfunc& f) { return f.u().nin(); })
+      .def_property_readonly("nout", [](const PyUfunc& f) { return f.u().nout(); })
+      .def_property_readonly("nargs", [](const PyUfunc& f) { return f.u().nargs(); })
+      .def_property_readonly("ntypes", [](const PyUfunc& f) {
+        return static_cast<int>(f.u().loops().size());
+      })
+      .def_property_readonly("types", [](const PyUfunc& f) { return f.u().TypeStrings(); })
+      .def_property_readonly("identity", &PyUfunc::Identity)
+      .def_property_readonly("signature", [](const PyUfunc&) { return pyb::none(); })
+      .def_property_readonly("reorderable", [](const PyUfunc& f) { return f.u().reorderable(); })
+      .def("__repr__", [](const PyUfunc& f) { return "<ufunc '" + f.u().name() + "'>"; });
+
+  m.def("get", [](const std::string& name) {
+        const Ufunc& u = GetUfunc(name);
+        pyb::object o = pyb::cast(PyUfunc(&u));
+        o.attr("__name__") = u.name();
+        o.attr("__doc__") = PyUfunc(&u).Doc();
+        return o;
+      }, "A new object for the ufunc registered under a name or alias.");
+  m.def("registry", [] {
+        std::vector<std::string> names;
+        for (const Ufunc* u : AllUfuncs()) names.push_back(u->name());
+        return names;
+      }, "Names of every registered ufunc, in table order.");
+  m.def("aliases", &Aliases, "(alias, name) pairs.");
+  m.def("simd_targets", [] {
+        pyb::dict d;
+        for (const auto& [shard, target] : SimdTargets()) d[pyb::str(shard)] = target;
+        return d;
+      }, "The Highway target each SIMD loop shard selected on this CPU.");
+  m.def("loop_targets", [](const std::string& name) {
+        pyb::dict d;
+        const Ufunc& u = GetUfunc(name);
+        auto types = u.TypeStrings();
+        for (size_t i = 0; i < types.size(); ++i) {
+          const char* t = u.loops()[i].slots.simd_target;
+          d[pyb::str(types[i])] = t ? pyb::object(pyb::str(t)) : pyb::object(pyb::none());
+        }
+        return d;
+      }, "Per loop of a ufunc: the Highway target of its contiguous body, or None.");
+  m.def("promote_types", [](pyb::handle a, pyb::handle b) {
+        return NumpyDType(PromoteTypes(DTypeFromObject(a), DTypeFromObject(b)));
+      });
+  m.def("can_cast", [](pyb::handle from, pyb::handle to, const std::string& casting) {
+        return CanCast(DTypeFromObject(from), DTypeFromObject(to), ParseCasting(casting));
+      }, pyb::arg("from_"), pyb::arg("to"), pyb::arg("casting") = "safe");
+}

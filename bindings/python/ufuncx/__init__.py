@@ -1,0 +1,32 @@
+"""ufuncx: NumPy-style universal functions from a generated registry.
+
+Every NumPy numeric ufunc is available by its NumPy name (and aliases), as an
+object that behaves like ``numpy.ufunc``::
+
+    import numpy as np, ufuncx as ux
+    ux.add(np.arange(3), 1.5)          # array([1.5, 2.5, 3.5])
+    ux.divmod(np.arange(5), 3)          # (array([0, 0, 0, 1, 1]), array([0, 1, 2, 0, 1]))
+"""
+from . import _core
+from ._core import can_cast, loop_targets, promote_types, simd_targets, ufunc
+
+__all__ = ["ufunc", "registry", "simd_targets", "loop_targets", "promote_types", "can_cast"]
+
+
+def registry():
+    """Names of every registered ufunc, in table order."""
+    return list(_core.registry())
+
+
+def _publish():
+    g = globals()
+    for name in _core.registry():
+        g[name] = _core.get(name)
+        __all__.append(name)
+    for alias, name in _core.aliases():
+        g[alias] = g[name]
+        __all__.append(alias)
+
+
+_publish()
+del _publish
