@@ -86,6 +86,12 @@ const Loop& Ufunc::ResolveLoop(std::span<const DType> in,
     }
     return true;
   };
+  if (int_inputs_loop_ >= 0 && !any_fixed &&
+      std::all_of(in.begin(), in.end(), [](DType t) {
+        return IsInteger(t) || t == DType::kBool;
+      })) {
+    return loops_[static_cast<size_t>(int_inputs_loop_)];
+  }
   for (const Loop& l : loops_) {
     if (!matches_fixed(l)) continue;
     bool ok = true;
@@ -99,6 +105,13 @@ const Loop& Ufunc::ResolveLoop(std::span<const DType> in,
       bool ok = true;
       for (int i = 0; i < nin_ && ok; ++i) ok = CanCast(in[i], l.types[i], opt.casting);
       if (ok) return l;
+    }
+    // Every input fixed: the loop is chosen; Plan() reports the input that
+    // cannot be cast, as NumPy does.
+    const bool inputs_fixed = std::all_of(fixed.begin(), fixed.begin() + nin_,
+                                          [](auto& f) { return f.has_value(); });
+    for (const Loop& l : loops_) {
+      if (inputs_fixed && matches_fixed(l)) return l;
     }
     throw TypeError(
         "No loop matching the specified signature and casting was found for "

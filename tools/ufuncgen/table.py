@@ -78,6 +78,7 @@ class UfuncEntry:
     doc: str
     ulp: int
     loops: tuple[LoopGroup, ...]
+    int_inputs_loop: str | None = None
     extend: bool = False  # user tables: add overloads to an existing ufunc
 
     def signatures(self):
@@ -133,8 +134,9 @@ def parse_entry(raw: dict, path: str, *, user: bool) -> UfuncEntry:
     reorderable = _pop(raw, "reorderable", bool, path, False)
     doc = _pop(raw, "doc", str, path, "" if extend else dataclasses.MISSING)
     ulp = _pop(raw, "ulp", int, path, 0)
+    int_inputs_loop = _pop(raw, "int_inputs_loop", str, path, None)
     loops_raw = _pop(raw, "loop", list, path)
-    _no_leftovers(raw, path, "name, aliases, nin, nout, identity, reorderable, doc, ulp, loop"
+    _no_leftovers(raw, path, "name, aliases, nin, nout, identity, reorderable, doc, ulp, int_inputs_loop, loop"
                   + (", extend" if user else ""))
     groups = []
     for gi, g in enumerate(loops_raw):
@@ -173,7 +175,11 @@ def parse_entry(raw: dict, path: str, *, user: bool) -> UfuncEntry:
                     raise TableError(f"{sp}.types: no signature in this group starts with {c!r}; remove it")
             simds.append(Simd(sop, stypes))
         groups.append(LoopGroup(tuple(types), op, tuple(simds)))
-    entry = UfuncEntry(name, aliases, nin, nout, identity, reorderable, doc, ulp, tuple(groups), extend)
+    if int_inputs_loop is not None and not any(int_inputs_loop in g.types for g in groups):
+        raise TableError(f"{path}.int_inputs_loop: {int_inputs_loop!r} is not one of this ufunc's "
+                         f"signatures; list it under [[ufunc.loop]] or remove the key")
+    entry = UfuncEntry(name, aliases, nin, nout, identity, reorderable, doc, ulp, tuple(groups),
+                       int_inputs_loop, extend)
     check_order(entry, path)
     return entry
 

@@ -196,6 +196,9 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
             shard_name = f"simd_{sh}" if sh >= 0 else f"loops"
             out.append(f"    u.AddLoop(Loop{{{{{types}}}, slot({r.index}, {sh}), "
                        f"{cstr(shard_name)}, {r.index}}});")
+        if e.int_inputs_loop:
+            sigs = [t for _, t in e.signatures()]
+            out.append(f"    u.SetIntInputsLoop({sigs.index(e.int_inputs_loop)});")
         out.append("  }")
     out += ["}", "", "}  // namespace ufuncx::internal", ""]
     return "\n".join(out)

@@ -56,8 +56,15 @@ inline bool Truth(T v) {
 // Complex helpers, NumPy's formulas.
 template <class C>
 inline C CMul(C a, C b) {
-  return C(a.real() * b.real() - a.imag() * b.imag(),
-           a.real() * b.imag() + a.imag() * b.real());
+  // NumPy's SIMD loops compute this with fused multiply-adds:
+  // re = fma(ar, br, -(ai*bi)), im = fma(ar, bi, ai*br).
+  if constexpr (std::is_same_v<typename C::value_type, long double>) {
+    return C(a.real() * b.real() - a.imag() * b.imag(),
+             a.real() * b.imag() + a.imag() * b.real());
+  } else {
+    return C(std::fma(a.real(), b.real(), -(a.imag() * b.imag())),
+             std::fma(a.real(), b.imag(), a.imag() * b.real()));
+  }
 }
 template <class C>
 inline C CDiv(C a, C b) {  // Smith's algorithm
@@ -242,7 +249,7 @@ inline C ComplexPower(C a, C b) {
   const R br = b.real(), bi = b.imag();
   if (br == 0 && bi == 0) return C(1, 0);
   if (a.real() == 0 && a.imag() == 0) {
-    if (br > 0 && bi == 0) return C(0, 0);
+    if (br > 0) return C(0, 0);
     const R nan = std::numeric_limits<R>::quiet_NaN();
     return C(nan, nan);
   }
@@ -501,12 +508,30 @@ struct Positive {
   template <class T>
   static T Call(T a) { return a; }
 };
+// |z| as NumPy's SIMD loops compute it for complex64/complex128
+// (larger * sqrt(fma(ratio, ratio, 1))), and libm's hypot for clongdouble.
+template <class C>
+inline typename C::value_type ComplexAbs(C z) {
+  using R = typename C::value_type;
+  if constexpr (std::is_same_v<R, long double>) {
+    return std::hypot(z.real(), z.imag());
+  } else {
+    const R re = std::abs(z.real()), im = std::abs(z.imag());
+    if (std::isinf(re) || std::isinf(im)) return std::numeric_limits<R>::infinity();
+    if (std::isnan(re) || std::isnan(im)) return std::numeric_limits<R>::quiet_NaN();
+    const R larger = re > im ? re : im, smaller = re > im ? im : re;
+    if (larger == 0) return 0;
+    const R ratio = smaller / larger;
+    return larger * std::sqrt(std::fma(ratio, ratio, R(1)));
+  }
+}
+
 struct Absolute {
   template <class T>
   static auto Call(T a) {
     if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return a;
     else if constexpr (kIsInt<T>) return a < 0 ? WrapNeg(a) : a;
-    else if constexpr (kIsComplex<T>) return std::hypot(a.real(), a.imag());
+    else if constexpr (kIsComplex<T>) return ComplexAbs(a);
     else return std::fabs(a);
   }
 };
@@ -750,11 +775,14 @@ struct Nextafter {
       if (isnan(hx) || isnan(hy)) return HalfFromBits(0x7e00u);
       if (static_cast<float>(x) == static_cast<float>(y)) return x;
       if ((hx & 0x7fffu) == 0) return HalfFromBits(static_cast<uint16_t>((hy & 0x8000u) + 1));
-      const bool up = !(hx & 0x8000u) ? static_cast<float>(x) < static_cast<float>(y)
-                                      : static_cast<float>(x) > static_cast<float>(y);
-      // Moving away from zero increments the magnitude bits.
-      const bool away = (hx & 0x8000u) ? !up : up;
-      return HalfFromBits(static_cast<uint16_t>(away ? hx + 1 : hx - 1));
+      // Step the bit pattern: toward zero is -1, away from zero is +1.
+      bool toward_zero;
+      if (!(hx & 0x8000u)) {
+        toward_zero = static_cast<int16_t>(hx) > static_cast<int16_t>(hy);
+      } else {
+        toward_zero = !(hy & 0x8000u) || (hx & 0x7fffu) > (hy & 0x7fffu);
+      }
+      return HalfFromBits(static_cast<uint16_t>(toward_zero ? hx - 1 : hx + 1));
     } else if constexpr (std::is_same_v<T, bfloat16>) {
       return T(std::nextafter(static_cast<float>(x), static_cast<float>(y)));
     } else {

@@ -9,6 +9,9 @@
 #define UFUNCX_SIMD_OPS_INL_H_
 #endif
 
+#include <cmath>
+#include <limits>
+
 #include <hwy/contrib/math/math-inl.h>
 #include <hwy/highway.h>
 
@@ -59,10 +62,12 @@ UFX_VEC2(Divide, hn::Div(a, b))
 // min/max instructions are asymmetric in NaN and ±0.
 UFX_VEC2(IntMax, hn::Max(a, b))
 UFX_VEC2(IntMin, hn::Min(a, b))
-UFX_VEC2(Maximum, hn::IfThenElse(hn::Or(AnyGe(a, b), hn::Ne(a, a)), a, b))
-UFX_VEC2(Minimum, hn::IfThenElse(hn::Or(AnyLe(a, b), hn::Ne(a, a)), a, b))
-UFX_VEC2(Fmax, hn::IfThenElse(hn::Or(AnyGe(a, b), hn::Ne(b, b)), a, b))
-UFX_VEC2(Fmin, hn::IfThenElse(hn::Or(AnyLe(a, b), hn::Ne(b, b)), a, b))
+// Float comparisons here are ordered (false with a NaN), hence IsNaN, and
+// "not equal" is spelled Not(Eq) so that NaN != x holds as in NumPy.
+UFX_VEC2(Maximum, hn::IfThenElse(hn::Or(AnyGe(a, b), hn::IsNaN(a)), a, b))
+UFX_VEC2(Minimum, hn::IfThenElse(hn::Or(AnyLe(a, b), hn::IsNaN(a)), a, b))
+UFX_VEC2(Fmax, hn::IfThenElse(hn::Or(AnyGe(a, b), hn::IsNaN(b)), a, b))
+UFX_VEC2(Fmin, hn::IfThenElse(hn::Or(AnyLe(a, b), hn::IsNaN(b)), a, b))
 UFX_VEC2(BitwiseAnd, hn::And(a, b))
 UFX_VEC2(BitwiseOr, hn::Or(a, b))
 UFX_VEC2(BitwiseXor, hn::Xor(a, b))
@@ -72,20 +77,58 @@ UFX_VEC1(Absolute, hn::Abs(a))
 UFX_VEC1(Negative, hn::Neg(a))
 UFX_VEC1(IntNegative, hn::Sub(hn::Zero(d), a))
 UFX_VEC1(Square, hn::Mul(a, a))
-UFX_VEC1(Exp, hn::Exp(d, a))
-UFX_VEC1(Log, hn::Log(d, a))
+
+// Highway's Exp and Log are accurate only inside a range (finite, no
+// overflow, no subnormal results; positive normal inputs for Log). Vectors
+// with any lane outside it are computed lane by lane with libm, as NumPy's
+// own SIMD loops do for special values.
+template <class D, class V, class F>
+HWY_NOINLINE V LaneByLane(D d, V a, F f) {
+  using T = hn::TFromD<D>;
+  HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(T)];
+  hn::Store(a, d, buf);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) buf[i] = f(buf[i]);
+  return hn::Load(d, buf);
+}
+
+struct Exp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    constexpr bool k32 = sizeof(T) == 4;
+    const V lo = hn::Set(d, T(k32 ? -87.0 : -708.0));
+    const V hi = hn::Set(d, T(k32 ? 88.0 : 709.0));
+    if (HWY_LIKELY(hn::AllTrue(d, hn::And(AnyGe(a, lo), AnyLe(a, hi))))) {
+      return hn::Exp(d, a);
+    }
+    return LaneByLane(d, a, [](T x) { return std::exp(x); });
+  }
+};
+
+struct Log {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    const V lo = hn::Set(d, std::numeric_limits<T>::min());
+    const V hi = hn::Set(d, std::numeric_limits<T>::max());
+    if (HWY_LIKELY(hn::AllTrue(d, hn::And(AnyGe(a, lo), AnyLe(a, hi))))) {
+      return hn::Log(d, a);
+    }
+    return LaneByLane(d, a, [](T x) { return std::log(x); });
+  }
+};
 
 UFX_PRED2(Equal, hn::Eq(a, b))
-UFX_PRED2(NotEqual, hn::Ne(a, b))
+UFX_PRED2(NotEqual, hn::Not(hn::Eq(a, b)))
 UFX_PRED2(Less, hn::Lt(a, b))
 UFX_PRED2(LessEqual, AnyLe(a, b))
 UFX_PRED2(Greater, hn::Gt(a, b))
 UFX_PRED2(GreaterEqual, AnyGe(a, b))
-UFX_PRED2(LogicalAnd, hn::And(hn::Ne(a, hn::Zero(d)), hn::Ne(b, hn::Zero(d))))
-UFX_PRED2(LogicalOr, hn::Or(hn::Ne(a, hn::Zero(d)), hn::Ne(b, hn::Zero(d))))
-UFX_PRED2(LogicalXor, hn::Xor(hn::Ne(a, hn::Zero(d)), hn::Ne(b, hn::Zero(d))))
+UFX_PRED2(LogicalAnd, hn::Not(hn::Or(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(d)))))
+UFX_PRED2(LogicalOr, hn::Not(hn::And(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(d)))))
+UFX_PRED2(LogicalXor, hn::Xor(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(d))))
 UFX_PRED1(LogicalNot, hn::Eq(a, hn::Zero(d)))
-UFX_PRED1(Isnan, hn::Ne(a, a))
+UFX_PRED1(Isnan, hn::IsNaN(a))
 
 #undef UFX_VEC2
 #undef UFX_VEC1

@@ -51,6 +51,9 @@ class Ufunc {
   std::vector<std::string> TypeStrings() const;
 
   void AddLoop(Loop loop);
+  // NumPy's true-division rule: when every input is bool or integer (and no
+  // type is fixed), use loops()[index] whatever the table order says.
+  void SetIntInputsLoop(int index) { int_inputs_loop_ = index; }
 
   // NumPy's loop selection: the first loop (in table order) that every input
   // casts to safely, honouring fixed types from signature=/dtype=. Throws
@@ -88,6 +91,7 @@ class Ufunc {
   bool reorderable_;
   std::string doc_;
   std::vector<Loop> loops_;
+  int int_inputs_loop_ = -1;
 };
 
 }  // namespace ufuncx

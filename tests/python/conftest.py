@@ -1,0 +1,117 @@
+"""Shared helpers for the differential tests against NumPy 2.x."""
+import pathlib
+import tomllib
+
+import numpy as np
+import pytest
+
+import ufuncx as ux
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# Ufuncs NumPy defines that ufuncx leaves to later work (gufuncs, datetime).
+NOT_ELEMENTWISE = {"matmul", "vecdot", "matvec", "vecmat", "isnat"}
+
+
+def _table():
+    with open(ROOT / "ufuncs" / "ufuncs.toml", "rb") as f:
+        return {u["name"]: u for u in tomllib.load(f)["ufunc"]}
+
+
+TABLE = _table()
+
+
+def numpy_ufunc_names():
+    names = set()
+    for n in dir(np):
+        u = getattr(np, n)
+        if isinstance(u, np.ufunc) and u.__name__ not in NOT_ELEMENTWISE:
+            names.add(u.__name__)
+    return sorted(names)
+
+
+def numpy_types(u):
+    """NumPy's loop list in ufuncx's notation (64-bit ints as l/L, no q/Q)."""
+    out = []
+    for t in u.types:
+        if any(c in t for c in "OmM"):
+            continue
+        t = t.replace("q", "l").replace("Q", "L")
+        if t not in out:
+            out.append(t)
+    return out
+
+
+@pytest.fixture(scope="session")
+def rng():
+    return np.random.default_rng(12345)
+
+
+def special_values(dtype):
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return np.array([True, False, True, True, False], dtype=dt)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        vals = [0, 1, 2, 3, 7, info.max, info.max - 1, info.min, info.min + 1]
+        if dt.kind == "i":
+            vals += [-1, -2, -3, -7]
+        return np.array(vals, dtype=dt)
+    if dt.kind == "f":
+        info = np.finfo(dt)
+        vals = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, np.inf, -np.inf, np.nan,
+                float(info.tiny), float(info.tiny) / 4, -float(info.tiny) / 4,
+                float(info.max), -float(info.max), float(info.eps), 100.0, -7.25]
+        return np.array(vals, dtype=dt)
+    real = special_values(np.empty(0, dt).real.dtype)
+    return (real[:, None] + 1j * real[None, ::3]).ravel().astype(dt)
+
+
+def random_values(dtype, n, rng):
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.integers(0, 2, n).astype(dt)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        small = rng.integers(max(info.min, -100), min(info.max, 100), n // 2, endpoint=True)
+        big = rng.integers(info.min, info.max, n - n // 2, endpoint=True, dtype=dt)
+        return np.concatenate([small.astype(dt), big])
+    if dt.kind == "f":
+        a = rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)
+        return a.astype(dt)
+    return (random_values(np.empty(0, dt).real.dtype, n, rng)
+            + 1j * random_values(np.empty(0, dt).real.dtype, n, rng)).astype(dt)
+
+
+def assert_same(actual, expected, ulp=0, what=""):
+    """Bit-identical for ints and bools; floats equal (NaN == NaN, same
+    infinities) within `ulp` units in the last place."""
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    assert actual.dtype == expected.dtype, f"{what}: dtype {actual.dtype} != {expected.dtype}"
+    assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != {expected.shape}"
+    if expected.dtype.kind in "biu":
+        np.testing.assert_array_equal(actual, expected, err_msg=what)
+        return
+    if expected.dtype.kind == "c":
+        assert_same(actual.real, expected.real, ulp, what + " (real)")
+        assert_same(actual.imag, expected.imag, ulp, what + " (imag)")
+        return
+    a = actual.astype(np.longdouble if expected.dtype == np.longdouble else np.float64)
+    e = expected.astype(a.dtype)
+    nan_a, nan_e = np.isnan(a), np.isnan(e)
+    bad = nan_a != nan_e
+    both = ~nan_a & ~nan_e
+    inf = np.isinf(e) | np.isinf(a)
+    bad |= both & inf & (a != e)
+    finite = both & ~inf
+    if ulp == 0:
+        bad |= finite & (a != e)
+    else:
+        sp = np.spacing(np.maximum(np.abs(e), np.finfo(expected.dtype).tiny).astype(expected.dtype))
+        sp = np.abs(sp.astype(a.dtype))
+        bad |= finite & (np.abs(a - e) > ulp * sp)
+    if bad.any():
+        idx = np.flatnonzero(bad.ravel())[:8]
+        raise AssertionError(
+            f"{what}: {bad.sum()} mismatches (ulp={ulp}); first at {idx}: "
+            f"got {actual.ravel()[idx]}, expected {expected.ravel()[idx]}")

@@ -1,0 +1,337 @@
+"""Elementwise call against NumPy 2.x: every ufunc and every loop on random
+data and special values, then every keyword, layout and error."""
+import itertools
+
+import numpy as np
+import pytest
+
+import ufuncx as ux
+from conftest import TABLE, assert_same, numpy_types, numpy_ufunc_names, random_values, special_values
+
+ALL_LOOPS = [(name, t) for name in numpy_ufunc_names() for t in numpy_types(getattr(np, name))]
+
+
+def make_inputs(name, sig, rng):
+    ins = sig.split("->")[0]
+    if len(ins) == 1:
+        a = np.concatenate([special_values(ins[0]), random_values(ins[0], 200, rng)])
+        return [a]
+    sa, sb = special_values(ins[0]), special_values(ins[1])
+    pa, pb = (x.ravel() for x in np.meshgrid(sa, sb, indexing="ij"))
+    a = np.concatenate([pa, random_values(ins[0], 200, rng)])
+    b = np.concatenate([pb, random_values(ins[1], 200, rng)])
+    if name == "power" and b.dtype.kind == "i":
+        b = np.abs(b) % 70  # negative integer powers raise; tested below
+    if name in ("left_shift", "right_shift"):
+        b = b % (8 * b.dtype.itemsize + 3) if b.dtype.kind == "u" else b
+    return [a, b]
+
+
+@pytest.mark.parametrize("name,sig", ALL_LOOPS, ids=[f"{n}-{s}" for n, s in ALL_LOOPS])
+def test_every_loop_matches_numpy(name, sig, rng):
+    ins = make_inputs(name, sig, rng)
+    ulp = TABLE[name].get("ulp", 0)
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(*ins)
+    got = getattr(ux, name)(*ins)
+    if not isinstance(expected, tuple):
+        expected, got = (expected,), (got,)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert_same(g, e, ulp, f"{name} {sig}")
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "less", "sqrt", "exp",
+                                  "negative", "logical_and", "divide", "equal", "absolute"])
+@pytest.mark.parametrize("dtype", ["i1", "u2", "i4", "i8", "u8", "f4", "f8"])
+def test_simd_counts_and_layouts(name, dtype, rng):
+    """The contiguous SIMD bodies against NumPy for every count around the
+    vector size, misaligned starts, strides 2 and -1, and broadcasts."""
+    u, nu = getattr(ux, name), getattr(np, name)
+    base = random_values(dtype, 300, rng)
+    if np.dtype(dtype).kind == "f":
+        base[::7] = np.nan
+        base[::11] = -0.0
+    ulp = TABLE[name].get("ulp", 0)
+    with np.errstate(all="ignore"):
+        for n in list(range(0, 70)) + [127, 128, 129, 255]:
+            for off in (0, 1):
+                a = base[off:off + n]
+                b = base[off + 3:off + 3 + n][::-1].copy()[: len(a)]
+                args = [a] if u.nin == 1 else [a, b]
+                assert_same(u(*args), nu(*args), ulp, f"{name} n={n} off={off}")
+        a = base[:200]
+        for view in (a[::2], a[::-1], np.broadcast_to(a[5], (64,))):
+            args = [view] if u.nin == 1 else [view, a[:len(view)]]
+            assert_same(u(*args), nu(*args), ulp, f"{name} strided")
+            if u.nin == 2:
+                args = [a[: len(view)], view]
+                assert_same(u(*args), nu(*args), ulp, f"{name} strided rhs")
+
+
+def test_broadcasting_shapes(rng):
+    a = rng.standard_normal((3, 1, 4))
+    b = rng.standard_normal((5, 1))
+    assert_same(ux.add(a, b), np.add(a, b))
+    assert_same(ux.add(a, 2.0), a + 2.0)
+    assert ux.add(np.ones((0, 3)), np.ones(3)).shape == (0, 3)
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        ux.add(np.ones(3), np.ones(4))
+
+
+def test_zero_d_and_scalars():
+    r = ux.add(np.float32(1), np.float32(2))
+    assert type(r) is np.float32 and r == 3
+    r = ux.add(np.array(1.5), np.array(2.0))
+    assert type(r) is np.float64
+    assert type(ux.add(1, 2)) is np.int64
+    assert ux.sqrt(4) == 2.0 and type(ux.sqrt(4)) is np.float64
+    out = np.empty(())
+    assert ux.add(1.0, 2.0, out=out) is out and out[()] == 3.0
+
+
+def test_empty_arrays():
+    for name in ["add", "sqrt", "divmod", "less"]:
+        u, nu = getattr(ux, name), getattr(np, name)
+        args = [np.empty((2, 0))] * u.nin
+        e = nu(*args)
+        g = u(*args)
+        if isinstance(e, tuple):
+            for x, y in zip(g, e):
+                assert_same(x, y)
+        else:
+            assert_same(g, e)
+
+
+def test_non_contiguous_and_offsets(rng):
+    big = rng.standard_normal((8, 9, 10)).astype(np.float32)
+    a = big[1:, ::2, ::-3]
+    b = big[:-1, ::2, ::3]
+    assert_same(ux.multiply(a, b), np.multiply(a, b))
+    fortran = np.asfortranarray(big)
+    assert_same(ux.subtract(fortran, big), np.subtract(fortran, big))
+    raw = np.zeros(41, np.uint8)
+    unaligned = raw[1:].view(np.float64)[:4]  # byte offset 1
+    unaligned[:] = [1.0, 2.0, 3.0, 4.0]
+    assert_same(ux.sqrt(unaligned), np.sqrt(unaligned))
+    zero_stride = np.broadcast_to(np.float64(3.0), (5, 4))
+    assert_same(ux.add(zero_stride, big[0, :5, :4].astype(np.float64)),
+                np.add(zero_stride, big[0, :5, :4].astype(np.float64)))
+
+
+def test_out_and_casting():
+    a = np.arange(6, dtype=np.int32).reshape(2, 3)
+    out = np.empty((2, 3), np.float64)
+    r = ux.add(a, 1, out=out)
+    assert r is out
+    assert_same(out, np.add(a, 1).astype(np.float64))
+    out2 = np.empty((2, 3), np.int32)
+    assert ux.add(a, a, out=(out2,)) is out2
+    assert ux.add(a, a, out2) is out2
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output"):
+        ux.add(np.ones(3), 1, out=np.empty(3, dtype=np.int64))
+    r = ux.add(np.ones(3), 1, out=np.empty(3, dtype=np.int64), casting="unsafe")
+    assert_same(r, np.ones(3, np.int64) * 2)
+    with pytest.raises(ValueError, match="non-broadcastable output"):
+        ux.add(np.ones((2, 3)), 1, out=np.empty(3))
+    with pytest.raises(TypeError):
+        ux.add(np.ones(3), 1, out=[0, 0, 0])
+    ro = np.zeros(3)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ux.add(np.ones(3), 1, out=ro)
+    # Inputs broadcast to out's shape.
+    o = np.empty((2, 3))
+    ux.add(1.0, np.arange(3.0), out=o)
+    assert_same(o, np.add(1.0, np.arange(3.0), out=np.empty((2, 3))))
+
+
+def test_two_outputs():
+    a = np.array([-7, -3, 0, 3, 7], np.int16)
+    q, r = ux.divmod(a, 3)
+    eq, er = np.divmod(a, 3)
+    assert_same(q, eq)
+    assert_same(r, er)
+    oq, orr = np.empty(5, np.int16), np.empty(5, np.int16)
+    res = ux.divmod(a, 3, out=(oq, orr))
+    assert res[0] is oq and res[1] is orr
+    assert_same(orr, er)
+    res = ux.divmod(a, 3, oq, None)
+    assert res[0] is oq
+    frac, whole = ux.modf(np.array([1.5, -2.25, np.inf]))
+    assert_same(frac, np.modf(np.array([1.5, -2.25, np.inf]))[0])
+    m, e = ux.frexp(np.array([8.0, 0.3, 0.0], np.float32))
+    em, ee = np.frexp(np.array([8.0, 0.3, 0.0], np.float32))
+    assert_same(m, em)
+    assert_same(e, ee)
+    with pytest.raises(ValueError, match="exactly 2"):
+        ux.divmod(a, 3, out=(oq,))
+
+
+def test_where():
+    a = np.arange(6.0)
+    mask = np.array([True, False, True, False, True, False])
+    out = np.full(6, -1.0)
+    ux.multiply(a, 10, out=out, where=mask)
+    expected = np.full(6, -1.0)
+    np.multiply(a, 10, out=expected, where=mask)
+    assert_same(out, expected)
+    # where broadcasts, and a cast output keeps masked values too.
+    out = np.full((2, 3), 7, np.int64)
+    ux.add(np.ones((2, 3), np.int32), 1, out=out, where=[True, False, True])
+    expected = np.full((2, 3), 7, np.int64)
+    np.add(np.ones((2, 3), np.int32), 1, out=expected, where=[True, False, True])
+    assert_same(out, expected)
+    out = np.zeros(3)
+    assert ux.add(1.0, 1.0, out=out, where=False) is out and not out.any()
+
+
+def test_dtype_and_signature():
+    a = np.arange(5, dtype=np.int64)
+    for kw in [dict(dtype=np.float32), dict(dtype="f4"), dict(signature="ll->f")
+               if False else dict(signature=(None, None, np.float32)), dict(signature="ff->f"),
+               dict(signature=("f4", "f4", "f4")), dict(dtype=np.float64)]:
+        assert_same(ux.add(a, a, **kw), np.add(a, a, **kw), what=str(kw))
+    assert_same(ux.sqrt(np.arange(4, dtype=np.float64), dtype=np.float32),
+                np.sqrt(np.arange(4, dtype=np.float64), dtype=np.float32))
+    with pytest.raises(ValueError, match="type-string"):
+        ux.add(a, a, signature="ff")
+    with pytest.raises(TypeError):
+        ux.sin(np.ones(3), dtype="i8")
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' input"):
+        ux.add(np.ones(3), np.ones(3), signature="ll->l")
+    assert_same(ux.add(np.ones(3), np.ones(3), signature="ll->l", casting="unsafe"),
+                np.add(np.ones(3), np.ones(3), signature="ll->l", casting="unsafe"))
+
+
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
+def test_casting_rules(casting):
+    pairs = [(np.int32, np.float64), (np.float64, np.float32), (np.int64, np.uint8),
+             (np.float32, np.float32), (np.complex64, np.float32)]
+    for src, dst in pairs:
+        a = np.arange(3).astype(src)
+        out_u, out_n = np.zeros(3, dst), np.zeros(3, dst)
+        try:
+            np.add(a, a, out=out_n, casting=casting)
+        except TypeError:
+            with pytest.raises(TypeError):
+                ux.add(a, a, out=out_u, casting=casting)
+            continue
+        ux.add(a, a, out=out_u, casting=casting)
+        assert_same(out_u, out_n)
+    with pytest.raises(ValueError, match="casting must be one of"):
+        ux.add(1, 2, casting="sometimes")
+
+
+def test_overlapping_input_and_output():
+    a = np.arange(10.0)
+    b = a.copy()
+    ux.add(a[:-1], 1, out=a[1:])
+    np.add(b[:-1], 1, out=b[1:])
+    assert_same(a, b)
+    a = np.arange(10, dtype=np.int32)
+    b = a.copy()
+    ux.multiply(a[::-1], a, out=a)
+    np.multiply(b[::-1], b, out=b)
+    assert_same(a, b)
+    a = np.arange(12.0)
+    ux.negative(a, out=a)  # exact aliasing is in place
+    assert_same(a, -np.arange(12.0))
+
+
+def test_errors_use_numpy_classes():
+    with pytest.raises(TypeError, match="bitwise_and"):
+        ux.bitwise_and(np.ones(3), np.ones(3))
+    with pytest.raises(TypeError):
+        ux.add(np.array(["a"]), 1)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        ux.add(1, 2, foo=1)
+    with pytest.raises(TypeError):
+        ux.add(1)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ux.power(np.arange(3), -1)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        np.power(np.arange(3), -1)
+
+
+def test_numerics_named_in_the_issue():
+    i8 = np.array([127, -128, 5, -5], np.int8)
+    assert_same(ux.add(i8, np.int8(1)), np.add(i8, np.int8(1)))  # wraps
+    with np.errstate(all="ignore"):
+        for name in ["floor_divide", "remainder", "fmod", "divmod"]:
+            for dt in ["i1", "i8", "u4"]:
+                a = np.array([7, -7, 0, 5, np.iinfo(dt).min, np.iinfo(dt).max]).astype(dt)
+                b = np.array([0, 0, 0, -1 if dt[0] == "i" else 1, -1 if dt[0] == "i" else 3, 2]).astype(dt)
+                e, g = getattr(np, name)(a, b), getattr(ux, name)(a, b)
+                if isinstance(e, tuple):
+                    for x, y in zip(g, e):
+                        assert_same(x, y, what=name)
+                else:
+                    assert_same(g, e, what=name)
+    x = np.array([np.nan, 1.0, -0.0])
+    y = np.array([1.0, np.nan, 0.0])
+    assert np.isnan(ux.maximum(x, y)[:2]).all()
+    assert_same(ux.fmax(x, y)[:2], np.array([1.0, 1.0]))
+    sh = np.array([0, 1, 7, 8, 9, 63, 64, 100], np.int64)
+    v = np.full(8, -5, np.int64)
+    assert_same(ux.left_shift(v, sh), np.left_shift(v, sh))
+    assert_same(ux.right_shift(v, sh), np.right_shift(v, sh))
+    v8 = np.full(8, -5, np.int8)
+    assert_same(ux.right_shift(v8, sh.astype(np.int8)), np.right_shift(v8, sh.astype(np.int8)))
+
+
+WEAK_CASES = [
+    (np.uint8, 3), (np.uint8, 3.5), (np.uint8, 2j), (np.int8, -1), (np.float16, 1e3),
+    (np.float32, 1.5), (np.float32, 2j), (np.int64, 2.0), (np.bool_, 1), (np.bool_, 1.0),
+    (np.uint64, 2**63), (np.int32, 2**31 - 1), (np.float16, 1j), (np.complex64, 1.0),
+]
+
+
+@pytest.mark.parametrize("dtype,scalar", WEAK_CASES)
+def test_nep50_weak_scalars(dtype, scalar):
+    a = np.arange(4).astype(dtype)
+    for name in ["add", "multiply", "maximum", "less", "equal"]:
+        for args in [(a, scalar), (scalar, a)]:
+            with np.errstate(all="ignore"):
+                try:
+                    e = getattr(np, name)(*args)
+                except TypeError:
+                    with pytest.raises(TypeError):
+                        getattr(ux, name)(*args)
+                    continue
+            assert_same(getattr(ux, name)(*args), e, what=f"{name}{args}")
+
+
+def test_nep50_overflow_and_comparisons():
+    a = np.arange(3, dtype=np.uint8)
+    with pytest.raises(OverflowError, match="out of bounds for uint8"):
+        ux.add(a, 300)
+    with pytest.raises(OverflowError):
+        ux.add(a, -1)
+    assert_same(ux.less(a, 300), np.less(a, 300))
+    assert_same(ux.equal(a, -1), np.equal(a, -1))
+    assert_same(ux.add(np.int8(3), 4), np.add(np.int8(3), 4))
+    assert_same(ux.add(3, 4.5), np.add(3, 4.5))
+    assert_same(ux.add(True, 1), np.add(True, 1))
+
+
+def test_array_likes():
+    assert_same(ux.add([1, 2, 3], [[1], [2]]), np.add([1, 2, 3], [[1], [2]]))
+    assert_same(ux.multiply((1.5, 2.5), 2), np.multiply((1.5, 2.5), 2))
+    assert_same(ux.logical_not([0, 1, 2]), np.logical_not([0, 1, 2]))
+    swapped = np.arange(5, dtype=">f8")
+    assert_same(ux.add(swapped, 1), np.add(swapped, 1).astype("=f8"))
+
+
+def test_result_is_not_copied():
+    r = ux.add(np.ones(1000), 1)
+    assert r.flags.owndata and r.flags.c_contiguous and r.base is None
+
+
+def test_bool_inputs_with_nonzero_bytes():
+    raw = np.array([0, 1, 2, 255], np.uint8).view(np.bool_)
+    for name in ["logical_and", "logical_or", "logical_not", "add", "equal", "invert"]:
+        u, nu = getattr(ux, name), getattr(np, name)
+        args = [raw] if u.nin == 1 else [raw, raw[::-1]]
+        assert_same(u(*args).astype(bool) if u(*args).dtype == bool else u(*args),
+                    nu(*args).astype(bool) if nu(*args).dtype == bool else nu(*args), what=name)

@@ -1,0 +1,46 @@
+"""The registry against NumPy's own ufunc objects: names, aliases, arity,
+identity, loop lists in resolution order, and the numpy.ufunc attributes."""
+import numpy as np
+import pytest
+
+import ufuncx as ux
+from conftest import NOT_ELEMENTWISE, numpy_types, numpy_ufunc_names
+
+
+@pytest.mark.parametrize("name", numpy_ufunc_names())
+def test_every_numpy_ufunc_is_registered(name):
+    u, nu = getattr(ux, name), getattr(np, name)
+    assert u.__name__ == name
+    assert (u.nin, u.nout, u.nargs) == (nu.nin, nu.nout, nu.nargs)
+    if nu.identity is None:
+        assert u.identity is None
+    else:
+        assert u.identity == nu.identity and type(u.identity) is type(nu.identity)
+    assert u.signature is None
+    # Same loops in the same order; ufuncx adds bfloat16 ('E') twins.
+    assert [t for t in u.types if "E" not in t] == numpy_types(nu)
+    assert u.ntypes == len(u.types)
+    assert u.__doc__.startswith(name + "(")
+    assert repr(u) == f"<ufunc '{name}'>"
+
+
+def test_aliases_are_the_same_objects():
+    for alias, name in [("abs", "absolute"), ("conj", "conjugate"), ("mod", "remainder"),
+                        ("pow", "power"), ("bitwise_not", "invert"), ("true_divide", "divide"),
+                        ("acos", "arccos"), ("bitwise_left_shift", "left_shift")]:
+        assert getattr(ux, alias) is getattr(ux, name)
+    for n in dir(np):
+        if isinstance(getattr(np, n), np.ufunc) and getattr(np, n).__name__ not in NOT_ELEMENTWISE:
+            assert hasattr(ux, n), n
+
+
+def test_registry_and_simd_targets():
+    names = ux.registry()
+    assert len(names) == len(numpy_ufunc_names()) == len(set(names))
+    targets = ux.simd_targets()
+    assert targets and all(isinstance(v, str) and v for v in targets.values())
+    # Every family the table gives Highway bodies reports a target.
+    for name in ["add", "multiply", "maximum", "sqrt", "exp", "less", "logical_and", "negative"]:
+        lt = ux.loop_targets(name)
+        assert any(v in targets.values() for v in lt.values()), name
+    assert ux.loop_targets("add")["gg->g"] is None
