@@ -1,0 +1,165 @@
+// The C++ call API: loop selection, broadcasting, out/where/casting/dtype/
+// signature, buffered casts, overlap, 0-d and zero-size operands, errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "ufuncx/ufuncx.h"
+
+namespace ufuncx {
+namespace {
+
+template <class T>
+Array Vec(DType t, std::vector<T> v) {
+  Array a(t, {static_cast<int64_t>(v.size())});
+  std::copy(v.begin(), v.end(), a.typed<T>());
+  return a;
+}
+
+TEST(Registry, HasEveryNumpyUfunc) {
+  EXPECT_EQ(AllUfuncs().size(), 85u);
+  EXPECT_EQ(&GetUfunc("abs"), &GetUfunc("absolute"));
+  EXPECT_EQ(&GetUfunc("true_divide"), &GetUfunc("divide"));
+  EXPECT_EQ(FindUfunc("matmul"), nullptr);
+  EXPECT_THROW(GetUfunc("nope"), ValueError);
+  const Ufunc& add = GetUfunc("add");
+  EXPECT_EQ(add.nin(), 2);
+  EXPECT_EQ(add.identity().kind, Identity::Kind::kInt);
+  EXPECT_EQ(add.TypeStrings().front(), std::string("?") + "?->?");
+  EXPECT_FALSE(SimdTargets().empty());
+}
+
+TEST(Call, SelectsNumpysLoop) {
+  const Ufunc& add = GetUfunc("add");
+  const DType i8f4[] = {DType::kInt8, DType::kFloat32};
+  EXPECT_EQ(add.ResolveLoop(i8f4, {}).types[2], DType::kFloat32);
+  const DType i64u64[] = {DType::kInt64, DType::kUInt64};
+  EXPECT_EQ(add.ResolveLoop(i64u64, {}).types[2], DType::kFloat64);
+  const DType ints[] = {DType::kInt8, DType::kInt8};
+  EXPECT_EQ(GetUfunc("divide").ResolveLoop(ints, {}).types[2], DType::kFloat64);
+  const DType ff[] = {DType::kFloat64, DType::kFloat64};
+  EXPECT_THROW(GetUfunc("bitwise_and").ResolveLoop(ff, {}), TypeError);
+  CallOptions opt;
+  opt.dtype = DType::kFloat32;
+  EXPECT_EQ(add.ResolveLoop(ints, opt).types[0], DType::kFloat32);
+}
+
+TEST(Call, BroadcastsAndCastsThroughBuffers) {
+  Array a(DType::kInt8, {2, 3});
+  for (int i = 0; i < 6; ++i) a.typed<int8_t>()[i] = static_cast<int8_t>(i - 3);
+  Array b = Vec<float>(DType::kFloat32, {0.5f, 1.5f, 2.5f});
+  Array c = GetUfunc("multiply")(a, b);
+  ASSERT_EQ(c.dtype(), DType::kFloat32);
+  ASSERT_EQ(c.shape(), (Shape{2, 3}));
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(c.typed<float>()[i], static_cast<float>(i - 3) * b.typed<float>()[i % 3]);
+  }
+}
+
+TEST(Call, LongBufferedRunsAndStridedOutput) {
+  const int64_t n = 20000;  // more than one cast buffer
+  Array a(DType::kInt16, {n});
+  for (int64_t i = 0; i < n; ++i) a.typed<int16_t>()[i] = static_cast<int16_t>(i % 1000);
+  Array out(DType::kFloat64, {2 * n});
+  ArrayView every_other{out.data(), DType::kFloat64, {n}, {16}};
+  const ArrayView ins[] = {a.view()};
+  const ArrayView outs[] = {every_other};
+  GetUfunc("sqrt").CallInto(ins, outs);
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(out.typed<double>()[2 * i], std::sqrt(static_cast<float>(i % 1000)));
+  }
+}
+
+TEST(Call, OutCastingAndWhere) {
+  Array a = Vec<double>(DType::kFloat64, {1.5, 2.5, 3.5});
+  Array out = Vec<int64_t>(DType::kInt64, {7, 7, 7});
+  const ArrayView ins[] = {a.view(), a.view()};
+  const ArrayView outs[] = {out.view()};
+  EXPECT_THROW(GetUfunc("add").CallInto(ins, outs), TypeError);
+  EXPECT_EQ(out.typed<int64_t>()[0], 7);  // untouched after the error
+  Array mask(DType::kBool, {3});
+  mask.typed<bool>()[0] = true;
+  mask.typed<bool>()[1] = false;
+  mask.typed<bool>()[2] = true;
+  CallOptions opt;
+  opt.casting = Casting::kUnsafe;
+  opt.where = &mask.view();
+  GetUfunc("add").CallInto(ins, outs, opt);
+  EXPECT_EQ(out.typed<int64_t>()[0], 3);
+  EXPECT_EQ(out.typed<int64_t>()[1], 7);
+  EXPECT_EQ(out.typed<int64_t>()[2], 7);
+}
+
+TEST(Call, OverlapIsCopiedFirst) {
+  Array a(DType::kFloat64, {10});
+  std::iota(a.typed<double>(), a.typed<double>() + 10, 0.0);
+  ArrayView head{a.data(), DType::kFloat64, {9}, {8}};
+  ArrayView tail{a.data() + 8, DType::kFloat64, {9}, {8}};
+  Array one(DType::kFloat64, {});
+  *one.typed<double>() = 1.0;
+  const ArrayView ins[] = {head, one.view()};
+  const ArrayView outs[] = {tail};
+  GetUfunc("add").CallInto(ins, outs);
+  for (int i = 1; i < 10; ++i) EXPECT_EQ(a.typed<double>()[i], i);  // (i-1)+1
+}
+
+TEST(Call, ZeroDAndZeroSize) {
+  Array s(DType::kFloat32, {});
+  *s.typed<float>() = 4.0f;
+  Array r = GetUfunc("sqrt")(s);
+  EXPECT_EQ(r.ndim(), 0);
+  EXPECT_EQ(*r.typed<float>(), 2.0f);
+  Array e(DType::kFloat32, {0, 5});
+  EXPECT_EQ(GetUfunc("exp")(e).shape(), (Shape{0, 5}));
+}
+
+TEST(Call, NumericsAndErrors) {
+  Array a = Vec<int32_t>(DType::kInt32, {7, -7, 7, -7, INT32_MIN});
+  Array b = Vec<int32_t>(DType::kInt32, {2, 2, -2, 0, -1});
+  Array q = GetUfunc("floor_divide")(a, b);
+  Array m = GetUfunc("remainder")(a, b);
+  const int32_t eq[] = {3, -4, -4, 0, INT32_MIN}, em[] = {1, 1, -1, 0, 0};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(q.typed<int32_t>()[i], eq[i]);
+    EXPECT_EQ(m.typed<int32_t>()[i], em[i]);
+  }
+  Array neg = Vec<int32_t>(DType::kInt32, {-1});
+  EXPECT_THROW(GetUfunc("power")(a, neg), ValueError);
+  Array x = Vec<double>(DType::kFloat64, {1, 2, 3});
+  Array y = Vec<double>(DType::kFloat64, {1, 2});
+  EXPECT_THROW(GetUfunc("add")(x, y), ValueError);
+}
+
+TEST(Call, TwoOutputs) {
+  Array a = Vec<double>(DType::kFloat64, {-3.5, 2.25});
+  const ArrayView ins[] = {a.view()};
+  std::vector<Array> r = GetUfunc("modf")(ins);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].typed<double>()[0], -0.5);
+  EXPECT_EQ(r[1].typed<double>()[0], -3.0);
+  std::vector<Array> fe = GetUfunc("frexp")(ins);
+  EXPECT_EQ(fe[1].dtype(), DType::kInt32);
+  EXPECT_EQ(fe[1].typed<int32_t>()[1], 2);
+}
+
+TEST(Call, HalfAndBFloat16) {
+  Array h(DType::kFloat16, {2});
+  h.typed<float16>()[0] = float16(1.5f);
+  h.typed<float16>()[1] = float16(65504.0f);
+  Array r = GetUfunc("add")(h, h);
+  EXPECT_EQ(r.dtype(), DType::kFloat16);
+  EXPECT_EQ(static_cast<float>(r.typed<float16>()[0]), 3.0f);
+  EXPECT_TRUE(std::isinf(static_cast<float>(r.typed<float16>()[1])));
+  Array bf(DType::kBFloat16, {1});
+  bf.typed<bfloat16>()[0] = bfloat16(2.0f);
+  Array s = GetUfunc("multiply")(bf, bf);
+  EXPECT_EQ(s.dtype(), DType::kBFloat16);
+  EXPECT_EQ(static_cast<float>(s.typed<bfloat16>()[0]), 4.0f);
+  Array mixed = GetUfunc("add")(h, bf);
+  EXPECT_EQ(mixed.dtype(), DType::kFloat32);
+}
+
+}  // namespace
+}  // namespace ufuncx

@@ -1,0 +1,62 @@
+// DType tables, parsing, promotion and casting (NumPy 2.x rules; the Python
+// tests compare every pair against numpy itself).
+#include <gtest/gtest.h>
+
+#include "ufuncx/dtype.h"
+#include "ufuncx/error.h"
+
+namespace ufuncx {
+namespace {
+
+TEST(DType, TableIsConsistent) {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const DType t = static_cast<DType>(i);
+    EXPECT_EQ(Info(t).dtype, t);
+    EXPECT_EQ(FromTypeChar(TypeChar(t)), t) << Name(t);
+    EXPECT_EQ(ParseDType(Name(t)), t);
+    EXPECT_GE(ItemSize(t), Info(t).alignment);
+  }
+}
+
+TEST(DType, Spellings) {
+  EXPECT_EQ(ParseDType("f4"), DType::kFloat32);
+  EXPECT_EQ(ParseDType("<f8"), DType::kFloat64);
+  EXPECT_EQ(ParseDType("q"), DType::kInt64);
+  EXPECT_EQ(ParseDType("Q"), DType::kUInt64);
+  EXPECT_EQ(ParseDType("complex"), DType::kComplex128);
+  EXPECT_EQ(ParseDType("bfloat16"), DType::kBFloat16);
+  EXPECT_THROW(ParseDType("f3"), TypeError);
+  EXPECT_THROW(ParseCasting("sometimes"), ValueError);
+}
+
+TEST(DType, Promotion) {
+  EXPECT_EQ(PromoteTypes(DType::kInt8, DType::kUInt8), DType::kInt16);
+  EXPECT_EQ(PromoteTypes(DType::kUInt64, DType::kInt64), DType::kFloat64);
+  EXPECT_EQ(PromoteTypes(DType::kInt16, DType::kFloat16), DType::kFloat32);
+  EXPECT_EQ(PromoteTypes(DType::kInt64, DType::kComplex64), DType::kComplex128);
+  EXPECT_EQ(PromoteTypes(DType::kLongDouble, DType::kComplex64), DType::kCLongDouble);
+  EXPECT_EQ(PromoteTypes(DType::kFloat16, DType::kBFloat16), DType::kFloat32);
+  EXPECT_EQ(PromoteTypes(DType::kUInt8, DType::kBFloat16), DType::kBFloat16);
+  for (int i = 0; i < kNumDTypes; ++i) {
+    for (int j = 0; j < kNumDTypes; ++j) {
+      const DType a = static_cast<DType>(i), b = static_cast<DType>(j);
+      EXPECT_EQ(PromoteTypes(a, b), PromoteTypes(b, a));
+      EXPECT_TRUE(CanCast(a, PromoteTypes(a, b), Casting::kSafe));
+    }
+  }
+}
+
+TEST(DType, Casting) {
+  EXPECT_TRUE(CanCast(DType::kInt64, DType::kFloat64, Casting::kSafe));
+  EXPECT_FALSE(CanCast(DType::kInt64, DType::kFloat32, Casting::kSafe));
+  EXPECT_TRUE(CanCast(DType::kInt64, DType::kFloat32, Casting::kSameKind));
+  EXPECT_TRUE(CanCast(DType::kUInt8, DType::kInt8, Casting::kSameKind));
+  EXPECT_FALSE(CanCast(DType::kInt8, DType::kUInt8, Casting::kSameKind));
+  EXPECT_FALSE(CanCast(DType::kFloat64, DType::kInt8, Casting::kSameKind));
+  EXPECT_TRUE(CanCast(DType::kFloat64, DType::kInt8, Casting::kUnsafe));
+  EXPECT_FALSE(CanCast(DType::kFloat32, DType::kFloat64, Casting::kNo));
+  EXPECT_TRUE(CanCast(DType::kFloat32, DType::kFloat32, Casting::kEquiv));
+}
+
+}  // namespace
+}  // namespace ufuncx

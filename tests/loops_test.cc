@@ -1,0 +1,198 @@
+// Every generated loop against its scalar op. The contiguous SIMD body of
+// each loop is checked on every compiled Highway target against the scalar
+// strided driver, for counts 0..2N+3, two misalignments and a broadcast
+// input; the strided driver itself is checked for strides 2, -1 and 0.
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "generated.h"
+#include "ufuncx/registry.h"
+#include "ufuncx/scalar.h"
+
+namespace ufuncx {
+namespace {
+
+constexpr int64_t kMaxCount = 2 * 64 + 3;  // 64 = most lanes of any target
+
+// Values that stress every op: zeros of both signs, ±1, extremes, NaN, inf,
+// subnormals, then pseudo-random values.
+void Fill(DType t, char* p, int64_t n, uint32_t seed) {
+  static const double kSpecial[] = {0.0, -0.0, 1.0, -1.0, 2.0, 0.5, -3.5, 127.0, -128.0,
+                                    255.0, 1e10, -1e10, INFINITY, -INFINITY, NAN,
+                                    1e-310, 65504.0, 88.5, -90.0, 709.5};
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-100.0, 100.0);
+  VisitDType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = i < 20 && (seed & 1) ? kSpecial[(i * 7 + seed) % 20]
+                       : (rng() % 5 == 0) ? kSpecial[rng() % 20] : u(rng);
+      if constexpr (std::is_same_v<T, bool>) {
+        StoreElem<uint8_t>(p + i * sizeof(T), v > 0 ? 1 : 0);
+      } else if constexpr (kIsInt<T>) {
+        StoreElem<T>(p + i * sizeof(T), static_cast<T>(static_cast<int64_t>(rng())));
+      } else {
+        StoreElem<T>(p + i * sizeof(T), Convert<T>(v));
+      }
+    }
+  });
+}
+
+// Element equality: exact (NaN matches NaN), or within `ulp` for floats.
+bool Same(DType t, const char* a, const char* b, int ulp) {
+  return VisitDType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) {
+      const T x = LoadElem<T>(a), y = LoadElem<T>(b);
+      if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+      if (ulp == 0) return std::memcmp(a, b, sizeof(T)) == 0;
+      if (std::isinf(x) || std::isinf(y)) return x == y;
+      const T tol = ulp * std::numeric_limits<T>::epsilon() *
+                    std::max(std::abs(y), std::numeric_limits<T>::min());
+      return std::abs(x - y) <= tol;
+    } else {
+      return std::memcmp(a, b, sizeof(T)) == 0;
+    }
+  });
+}
+
+int UlpFor(const Ufunc& u) { return u.name() == "exp" || u.name() == "log" ? 4 : 0; }
+
+struct Buffers {
+  std::vector<std::vector<char>> data;
+  std::vector<char*> args;
+  std::vector<int64_t> steps;
+};
+
+Buffers Make(const Loop& l, int nin, int64_t n, int misalign, uint32_t seed) {
+  Buffers b;
+  for (size_t k = 0; k < l.types.size(); ++k) {
+    const size_t item = ItemSize(l.types[k]);
+    b.data.emplace_back((n + 2) * item + 64);
+    char* p = b.data.back().data() + 64 - (64 % item) + misalign * item;
+    if (static_cast<int>(k) < nin) Fill(l.types[k], p, n, seed + static_cast<uint32_t>(k));
+    b.args.push_back(p);
+    b.steps.push_back(static_cast<int64_t>(item));
+  }
+  return b;
+}
+
+void CompareOutputs(const Ufunc& u, const Loop& l, const Buffers& got, const Buffers& want,
+                    int64_t n, const std::string& what) {
+  for (size_t k = static_cast<size_t>(u.nin()); k < l.types.size(); ++k) {
+    for (int64_t i = 0; i < n; ++i) {
+      const size_t item = ItemSize(l.types[k]);
+      ASSERT_TRUE(Same(l.types[k], got.args[k] + i * item, want.args[k] + i * item, UlpFor(u)))
+          << what << " element " << i << " of " << n;
+    }
+  }
+}
+
+std::string Describe(const Ufunc& u, const Loop& l) {
+  std::string s = u.name() + " ";
+  for (size_t k = 0; k < l.types.size(); ++k) {
+    if (static_cast<int>(k) == u.nin()) s += "->";
+    s += TypeChar(l.types[k]);
+  }
+  return s;
+}
+
+TEST(Loops, SimdBodiesMatchScalarOnEveryTarget) {
+  const std::vector<int64_t> targets = internal::CompiledSimdTargets();
+  ASSERT_FALSE(targets.empty());
+  int checked = 0;
+  for (int64_t target : targets) {
+    hwy::SetSupportedTargetsForTest(target);
+    std::vector<LoopFn> simd(static_cast<size_t>(internal::NumGeneratedLoops()), nullptr);
+    for (int64_t chosen : internal::FillGeneratedSimdLoops(simd.data())) {
+      ASSERT_EQ(chosen, target) << hwy::TargetName(target);
+    }
+    const LoopContext ctx;
+    for (const Ufunc* u : AllUfuncs()) {
+      for (const Loop& l : u->loops()) {
+        if (l.id < 0 || !simd[static_cast<size_t>(l.id)]) continue;
+        const std::string what = Describe(*u, l) + " on " + hwy::TargetName(target);
+        for (int64_t n = 0; n <= kMaxCount; ++n) {
+          for (int misalign = 0; misalign < 2; ++misalign) {
+            for (int bcast = 0; bcast < 1 + u->nin(); ++bcast) {
+              const uint32_t seed = static_cast<uint32_t>(n * 3 + misalign);
+              Buffers got = Make(l, u->nin(), n, misalign, seed);
+              Buffers want = Make(l, u->nin(), n, misalign, seed);
+              if (bcast > 0) got.steps[bcast - 1] = want.steps[bcast - 1] = 0;
+              ASSERT_EQ(simd[static_cast<size_t>(l.id)](ctx, got.args.data(), &n,
+                                                          got.steps.data(), nullptr), 0);
+              ASSERT_EQ(l.slots.strided(ctx, want.args.data(), &n, want.steps.data(), nullptr),
+                        0);
+              CompareOutputs(*u, l, got, want, n, what + " n=" + std::to_string(n));
+            }
+          }
+        }
+        ++checked;
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  std::printf("checked %d SIMD loops over %zu targets:", checked, targets.size());
+  for (int64_t t : targets) std::printf(" %s", hwy::TargetName(t));
+  std::printf("\n");
+  EXPECT_GT(checked, 100);
+}
+
+// The strided driver with steps 2, -1 and 0 equals the same driver on a
+// contiguous copy of the inputs.
+TEST(Loops, StridedDriversHandleEveryStep) {
+  const LoopContext ctx;
+  const int64_t n = 37;
+  int checked = 0;
+  for (const Ufunc* u : AllUfuncs()) {
+    for (const Loop& l : u->loops()) {
+      for (int64_t step_mult : {2, -1, 0}) {
+        Buffers want = Make(l, u->nin(), n, 0, 7);
+        std::vector<std::vector<char>> strided;
+        std::vector<char*> args;
+        std::vector<int64_t> steps;
+        for (size_t k = 0; k < l.types.size(); ++k) {
+          const int64_t item = static_cast<int64_t>(ItemSize(l.types[k]));
+          const bool input = static_cast<int>(k) < u->nin();
+          const int64_t s = input ? step_mult * item : item;
+          strided.emplace_back(static_cast<size_t>(2 * n * item + item));
+          char* base = strided.back().data() + (s < 0 ? (n - 1) * -s : 0);
+          for (int64_t i = 0; i < n && input; ++i) {
+            std::memcpy(base + i * s, want.args[k] + (s == 0 ? 0 : i * item),
+                        static_cast<size_t>(item));
+          }
+          if (input && s == 0) {
+            for (int64_t i = 1; i < n; ++i) {
+              std::memcpy(want.args[k] + i * item, want.args[k], static_cast<size_t>(item));
+            }
+          }
+          args.push_back(base);
+          steps.push_back(s);
+        }
+        int64_t count = n;
+        const int rc1 = l.slots.strided(ctx, args.data(), &count, steps.data(), nullptr);
+        const int rc2 = l.slots.strided(ctx, want.args.data(), &count, want.steps.data(), nullptr);
+        ASSERT_EQ(rc1, rc2);
+        for (size_t k = static_cast<size_t>(u->nin()); k < l.types.size(); ++k) {
+          const size_t item = ItemSize(l.types[k]);
+          for (int64_t i = 0; i < n; ++i) {
+            ASSERT_TRUE(Same(l.types[k], args[k] + i * item, want.args[k] + i * item, 0))
+                << Describe(*u, l) << " step x" << step_mult << " element " << i;
+          }
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 2500);
+}
+
+}  // namespace
+}  // namespace ufuncx

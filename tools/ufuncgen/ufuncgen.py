@@ -154,7 +154,7 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
            "#include <cmath>", "#include <cstdint>", "#include <string>",
            "#include <utility>", "#include <vector>", "",
            "#include <hwy/targets.h>", "",
-           '#include "ufuncx/registry.h"', "",
+           '#include "generated.h"', '#include "ufuncx/registry.h"', "",
            "namespace ufuncx::gen {"]
     out += [f"void FillScalarLoops{k}(LoopSlots* t);" for k in range(n_scalar)]
     out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t);" for k in range(n_simd)]
@@ -164,6 +164,9 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
             "// Highway allows now; returns the target chosen per shard.",
             "std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t) {",
             "  return {" + ", ".join(f"gen::DispatchSimdLoops{k}(t)" for k in range(n_simd)) + "};",
+            "}", "",
+            "std::vector<int64_t> CompiledSimdTargets() {",
+            "  return hwy::SupportedAndGeneratedTargets();",
             "}", "",
             f"void {func}() {{",
             f"  std::vector<LoopSlots> slots({len(records)});"]

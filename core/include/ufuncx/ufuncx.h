@@ -6,4 +6,5 @@
 #include "ufuncx/error.h"
 #include "ufuncx/loop.h"
 #include "ufuncx/registry.h"
+#include "ufuncx/scalar.h"
 #include "ufuncx/ufunc.h"

@@ -1,0 +1,19 @@
+// Entry points of the generated registry TU (internal; used by the registry
+// and by the per-target loop tests).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ufuncx/loop.h"
+
+namespace ufuncx::internal {
+
+int NumGeneratedLoops();
+// Fills t (indexed by Loop::id) with each SIMD shard's loops for the best
+// target Highway currently allows; returns the target chosen per shard.
+std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t);
+// The Highway targets compiled into the shards that this CPU supports.
+std::vector<int64_t> CompiledSimdTargets();
+
+}  // namespace ufuncx::internal
