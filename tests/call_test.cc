@@ -163,3 +163,27 @@ TEST(Call, HalfAndBFloat16) {
 
 }  // namespace
 }  // namespace ufuncx
+
+#include "ufuncx/eigen.h"
+
+namespace ufuncx {
+namespace {
+
+TEST(Eigen, MapsViewsAndCopiesBack) {
+  Eigen::MatrixXd m(2, 3);
+  m << 1, 2, 3, 4, 5, 6;
+  Array a = FromEigen(m);
+  EXPECT_EQ(a.shape(), (Shape{2, 3}));
+  Array r = GetUfunc("multiply")(a, a);
+  auto mapped = AsEigen<double>(r.view());
+  EXPECT_EQ(mapped(1, 2), 36.0);
+  // A transposed, negative-stride view maps without copying.
+  ArrayView t{a.data() + 5 * 8, DType::kFloat64, {3, 2}, {-8, -24}};
+  auto tm = AsEigen<double>(t);
+  EXPECT_EQ(tm(0, 0), 6.0);
+  EXPECT_EQ(tm(2, 1), 1.0);
+  EXPECT_THROW(AsEigen<float>(a.view()), TypeError);
+}
+
+}  // namespace
+}  // namespace ufuncx

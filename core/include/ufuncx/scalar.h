@@ -74,7 +74,7 @@ struct TypeTag {
   using type = T;
 };
 template <class F>
-decltype(auto) VisitDType(DType t, F&& f) {
+constexpr decltype(auto) VisitDType(DType t, F&& f) {
   switch (t) {
 #define UFX_CASE(D) \
   case DType::D:    \

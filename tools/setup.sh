@@ -1,0 +1,43 @@
+# Sourced by demo.sh and test.sh: installs what a fresh Debian machine lacks.
+# System packages come from Debian (apt-get), Python packages from PyPI (pip);
+# nothing is vendored or downloaded by the build itself.
+set -euo pipefail
+
+UFX_APT_PACKAGES=(g++ libhwy-dev libeigen3-dev libgtest-dev libbenchmark-dev)
+UFX_PIP_PACKAGES=(numpy pytest hypothesis pybind11 scikit-build-core cmake ninja)
+PYTHON=${PYTHON:-python3}
+
+ufx_install_deps() {
+  local missing=()
+  for p in "${UFX_APT_PACKAGES[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "== apt-get install ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  local pip_missing=()
+  for p in "${UFX_PIP_PACKAGES[@]}"; do
+    "$PYTHON" -m pip show -q "$p" >/dev/null 2>&1 || pip_missing+=("$p")
+  done
+  if ((${#pip_missing[@]})); then
+    echo "== pip install ${pip_missing[*]}"
+    "$PYTHON" -m pip install -q "${pip_missing[@]}"
+  fi
+}
+
+# Configures and builds a CMake tree: ufx_build DIR [cmake args...]
+ufx_build() {
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j2
+}
+
+# Builds and installs the Python package from this checkout (`pip install .`).
+ufx_pip_install() {
+  "$PYTHON" -m pip install -q --no-build-isolation .
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds and runs every test: C++ (dynamic dispatch, then ASan+UBSan), the
+# installed-package consumer, and the Python suite against NumPy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source tools/setup.sh
+ufx_install_deps
+
+echo "== C++ build (Highway dynamic dispatch) and tests"
+ufx_build build/test-release -DUFX_BUILD_TESTS=ON -DUFX_WERROR=OFF
+ctest --test-dir build/test-release --output-on-failure -j2
+
+echo "== C++ tests under AddressSanitizer + UBSan (static Highway target)"
+ufx_build build/test-asan -DUFX_BUILD_TESTS=ON -DUFX_SANITIZE=ON -DUFX_HWY_STATIC_ONLY=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/test-asan --output-on-failure -j2
+
+echo "== find_package(ufuncx) from an installed tree"
+rm -rf build/test-prefix
+cmake --install build/test-release --prefix build/test-prefix >/dev/null
+cmake -S tests/consumer -B build/test-consumer -G Ninja \
+  -DCMAKE_PREFIX_PATH="$PWD/build/test-prefix" >/dev/null
+cmake --build build/test-consumer -j2
+LD_LIBRARY_PATH="$PWD/build/test-prefix/lib" ./build/test-consumer/consumer
+
+echo "== Python package (pip install .) and tests against NumPy"
+ufx_pip_install
+(cd /tmp && "$PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/tests/python")
