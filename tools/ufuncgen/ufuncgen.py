@@ -64,6 +64,13 @@ class LoopRecord:
         kind = "Pred" if self.outs == "?" else "Map"
         return f"{kind}{self.entry.nin}<s::{self.simd}, {LANE[self.ins[0]]}>"
 
+    def indexed_args(self):
+        """The scatter slot exists for loops whose types are all the same."""
+        chars = self.ins + self.outs
+        if len(self.outs) != 1 or any(c != chars[0] for c in chars):
+            return None
+        return f"ops::{self.group.op}, {self.entry.nin}, {CTYPE[chars[0]]}"
+
     def scalar_args(self):
         types = ", ".join(CTYPE[c] for c in self.ins + self.outs)
         return f"ops::{self.group.op}, {self.entry.nin}, {types}"
@@ -99,11 +106,13 @@ def scalar_shard(k, recs, ops_header, source):
              f'#include "{ops_header}"',
              '#include "drivers/scalar_drivers.h"', "",
              "namespace ufuncx::gen {",
-             "using drivers::Contig;", "using drivers::Strided;", "",
+             "using drivers::Contig;", "using drivers::Indexed;", "using drivers::Strided;", "",
              f"void FillScalarLoops{k}(LoopSlots* t) {{"]
     for r in recs:
         a = r.scalar_args()
-        lines.append(f"  t[{r.index}] = {{&Strided<{a}>, &Contig<{a}>, nullptr}};"
+        ia = r.indexed_args()
+        indexed = f"&Indexed<{ia}>" if ia else "nullptr"
+        lines.append(f"  t[{r.index}] = {{&Strided<{a}>, &Contig<{a}>, nullptr, {indexed}}};"
                      f"  // {r.entry.name} {r.sig}")
     lines += ["}", "", "}  // namespace ufuncx::gen", ""]
     return "\n".join(lines)

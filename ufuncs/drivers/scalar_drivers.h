@@ -113,4 +113,35 @@ int Contig(const LoopContext&, char* const* args, const int64_t* dims,
   return ContigBody<Op, Nin, true, true, T...>(args, dims[0]);
 }
 
+// The scatter slot for same-typed loops (T[, T] -> T). args[0] is the
+// operand base, args[1] an int64 array of byte offsets into it, args[2] the
+// updates (step steps[2]); dims[0] is the number of updates. Updates apply in
+// order; a run of equal offsets keeps the value in a register (rounded to T
+// after every step, so the result is the one-at-a-time result).
+template <class Op, int Nin, class T>
+int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
+            const int64_t* steps, void*) noexcept {
+  char* base = args[0];
+  const int64_t* off = reinterpret_cast<const int64_t*>(args[1]);
+  const char* upd = Nin == 2 ? args[2] : nullptr;
+  const int64_t us = Nin == 2 ? steps[2] : 0;
+  const int64_t n = dims[0];
+  int status = 0;
+  for (int64_t i = 0; i < n;) {
+    const int64_t o = off[i];
+    T cur = LoadElem<T>(base + o);
+    do {
+      if constexpr (Nin == 2) {
+        cur = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur),
+                                   In<Op, T>(upd + i * us)));
+      } else {
+        cur = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur)));
+      }
+      ++i;
+    } while (i < n && off[i] == o);
+    StoreElem(base + o, cur);
+  }
+  return status;
+}
+
 }  // namespace ufuncx::drivers

@@ -30,10 +30,15 @@ enum LoopStatus : int {
 // Slots of one (ufunc, signature). `strided` is always set; `contig` is a
 // faster body valid when every step equals the item size (it must give the
 // same results); `simd_target` names the Highway target `contig` came from.
+//
+// `indexed` (same-typed loops only) is the scatter slot: args[0] operand
+// base, args[1] int64 byte offsets, args[2] updates (step steps[2]); it
+// applies updates in order, as NumPy's indexed loops do for ufunc.at.
 struct LoopSlots {
   LoopFn strided = nullptr;
   LoopFn contig = nullptr;
   const char* simd_target = nullptr;
+  LoopFn indexed = nullptr;
 };
 
 struct Loop {

@@ -1,0 +1,94 @@
+// The generalized scatter: one request in StableHLO terms that every
+// scatter-like front end (ufunc.at, StableHLO/JAX scatter, the torch-style
+// family, asctile.scatter) lowers to, and one planner that validates it,
+// normalises it and runs it with the best plan for the data.
+//
+// Semantics: the result equals applying updates one at a time in row-major
+// order over the updates array (StableHLO's interpreter, NumPy's unbuffered
+// `at`, torch on CPU). Every plan gives that result bit for bit.
+//
+// A failed request (bad dims, bad dtypes, an index out of bounds under the
+// raise policies) throws before any write: operands are left unchanged.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ufuncx/array.h"
+#include "ufuncx/ufunc.h"
+
+namespace ufuncx {
+
+enum class Bounds : uint8_t {
+  kSkipElement,    // StableHLO: out-of-bounds update elements are dropped
+  kSkipWindow,     // XLA/JAX "drop": a window with any element out is dropped
+  kClip,           // JAX "clip": start indices clamped so the window fits
+  kRaise,          // IndexError (torch scatter)
+  kWrapThenRaise,  // negative indices wrap once, then IndexError (NumPy, index_put_)
+  kUnchecked,      // C++ only: the caller promises every index is valid
+};
+
+enum class Init : uint8_t {
+  kIncludeTarget,   // combine with the operand's value
+  kValueAtHits,     // positions hit by any update start from init_value (torch include_self=False)
+};
+
+enum class Finalize : uint8_t {
+  kNone,
+  kMean,  // value / (hits + (init == kIncludeTarget)); floor division for ints
+};
+
+// Which algorithm ran (tests force each one and compare with the reference).
+enum class ScatterPlan : uint8_t {
+  kAuto,
+  kWindowRuns,      // contiguous window runs: the combiner's SIMD loop per run
+  kElement,         // element updates in order, equal neighbours in a register
+  kLocalTarget,     // small target copied to a private dense buffer, then merged
+  kPartitioned,     // updates stably partitioned by destination block (large targets)
+  kSortedParallel,  // stable sort by destination, one writer thread per segment
+  kGeneric,         // element by element through the strided loop (any casts)
+};
+const char* PlanName(ScatterPlan p);
+
+struct ScatterDims {
+  std::vector<int64_t> update_window_dims;
+  std::vector<int64_t> inserted_window_dims;
+  std::vector<int64_t> input_batching_dims;
+  std::vector<int64_t> scatter_indices_batching_dims;
+  std::vector<int64_t> scatter_dims_to_operand_dims;
+  int64_t index_vector_dim = 0;
+};
+
+struct ScatterRequest {
+  std::vector<ArrayView> operands;  // updated in place
+  ArrayView indices;                // any integer dtype
+  std::vector<ArrayView> updates;   // one per operand; ignored by unary combiners
+  ScatterDims dims;
+  // A registry ufunc called as (current..., update...) -> new... with
+  // nin = 2N (or N for unary combiners such as negative.at) and nout = N;
+  // nullptr replaces (last writer wins).
+  const Ufunc* combiner = nullptr;
+  bool indices_are_sorted = false;  // promises; checked cheaply where used
+  bool unique_indices = false;
+  Bounds bounds = Bounds::kSkipElement;
+  Init init = Init::kIncludeTarget;
+  std::vector<ArrayView> init_values;  // 0-d, one per operand, for kValueAtHits
+  Finalize finalize = Finalize::kNone;
+  // Casting of updates and combiner results into operands (NumPy's at is
+  // unsafe; StableHLO requires same types).
+  Casting casting = Casting::kUnsafe;
+  ScatterPlan force_plan = ScatterPlan::kAuto;
+  int max_threads = 2;
+};
+
+struct ScatterReport {
+  ScatterPlan plan = ScatterPlan::kAuto;
+  int64_t updates_applied = 0;  // update elements combined into operands
+  int64_t updates_skipped = 0;  // dropped by the bounds policy
+};
+
+ScatterReport Scatter(const ScatterRequest& request);
+
+}  // namespace ufuncx
