@@ -9,6 +9,31 @@
 //   AnyGe(a, b), AnyLe(a, b)     ordered comparisons for every lane type
 //   UFX_HWY_VERSION              major*10000 + minor*100 + patch
 
+//   SortKeysAscending(keys, n)   VQSort of uint64 keys (hwy::Sorter in 1.0.3)
+
+// Target-independent part: included once.
+#ifndef UFUNCX_HWY_SHIM_ONCE_H_
+#define UFUNCX_HWY_SHIM_ONCE_H_
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/contrib/sort/vqsort.h>
+#include <hwy/highway.h>
+
+#define UFX_HWY_VERSION (HWY_MAJOR * 10000 + HWY_MINOR * 100 + HWY_PATCH)
+
+namespace ufuncx::simd {
+inline void SortKeysAscending(uint64_t* keys, size_t n) {
+#if UFX_HWY_VERSION >= 10100
+  hwy::VQSort(keys, n, hwy::SortAscending());
+#else
+  const hwy::Sorter sorter;
+  sorter(keys, n, hwy::SortAscending());
+#endif
+}
+}  // namespace ufuncx::simd
+#endif  // UFUNCX_HWY_SHIM_ONCE_H_
+
 #if defined(UFUNCX_HWY_SHIM_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef UFUNCX_HWY_SHIM_INL_H_
 #undef UFUNCX_HWY_SHIM_INL_H_
@@ -20,9 +45,6 @@
 
 #include <hwy/highway.h>
 
-#ifndef UFX_HWY_VERSION
-#define UFX_HWY_VERSION (HWY_MAJOR * 10000 + HWY_MINOR * 100 + HWY_PATCH)
-#endif
 
 HWY_BEFORE_NAMESPACE();
 namespace ufuncx::simd::HWY_NAMESPACE {

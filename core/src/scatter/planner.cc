@@ -1,0 +1,579 @@
+// The scatter planner: validates a request, resolves every index under the
+// bounds policy before any write, picks a plan from the data, and runs it.
+// Every plan applies updates to each destination in update order, so all of
+// them give the sequential (StableHLO interpreter) result bit for bit.
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#include "cast.h"
+#include "scatter/canonical.h"
+#include "simd/hwy_shim-inl.h"
+#include "ufuncx/error.h"
+#include "ufuncx/scalar.h"
+#include "ufuncx/scatter.h"
+
+namespace ufuncx {
+
+const char* PlanName(ScatterPlan p) {
+  switch (p) {
+    case ScatterPlan::kAuto: return "auto";
+    case ScatterPlan::kWindowRuns: return "window_runs";
+    case ScatterPlan::kElement: return "element";
+    case ScatterPlan::kLocalTarget: return "local_target";
+    case ScatterPlan::kPartitioned: return "partitioned";
+    case ScatterPlan::kSortedParallel: return "sorted_parallel";
+    case ScatterPlan::kGeneric: return "generic";
+  }
+  return "?";
+}
+
+namespace {
+
+using internal::CanonicalScatter;
+
+constexpr int64_t kL2Bytes = int64_t{1} << 20;
+constexpr int64_t kChunk = 4096;
+
+// One update element, resolved: where it lands and where it comes from.
+struct Element {
+  int64_t elem;               // C-order element index in the operand
+  const int64_t* op_off;      // byte offset per operand
+  char* const* upd;           // update pointer per operand (unused if unary)
+};
+
+// Walks rows in order, resolving start indices under the bounds policy, and
+// hands every surviving element to f. With validate_only it only checks (and
+// throws IndexError for the raise policies).
+class Walker {
+ public:
+  Walker(const ScatterRequest& r, const CanonicalScatter& c) : r_(r), c_(c) {
+    n_ = c.num_operands;
+    rank_ = c.operand_rank;
+    nw_ = static_cast<int>(c.window_shape.size());
+  }
+
+  int64_t skipped() const { return skipped_; }
+
+  template <class F>
+  void Run(bool validate_only, F&& f) {
+    skipped_ = 0;
+    const int nr = static_cast<int>(c_.row_shape.size());
+    std::vector<int64_t> row(nr, 0), fs(rank_), lo(nw_), hi(nw_), w(nw_);
+    std::vector<int64_t> op_off(n_);
+    std::vector<char*> upd(n_);
+    for (int64_t r = 0; r < c_.num_rows; ++r) {
+      if (r > 0) {
+        for (int k = nr - 1; k >= 0; --k) {
+          if (++row[k] < c_.row_shape[k]) break;
+          row[k] = 0;
+        }
+      }
+      int64_t kept = c_.window_size;
+      if (!Resolve(row.data(), fs.data(), lo.data(), hi.data(), &kept)) {
+        skipped_ += c_.window_size;
+        continue;
+      }
+      skipped_ += c_.window_size - kept;
+      if (validate_only || kept == 0) continue;
+      // Row origins.
+      int64_t elem0 = 0;
+      for (int d = 0; d < rank_; ++d) elem0 += fs[d] * c_.operand_cstrides[d];
+      std::vector<int64_t> base(n_);
+      std::vector<char*> ubase(n_);
+      for (int k = 0; k < n_; ++k) {
+        base[k] = 0;
+        for (int d = 0; d < rank_; ++d) base[k] += fs[d] * r_.operands[k].strides[d];
+        ubase[k] = r_.updates.empty() || static_cast<int>(r_.updates.size()) <= k
+                       ? nullptr
+                       : r_.updates[k].data;
+        if (ubase[k]) {
+          for (int j = 0; j < nr; ++j) ubase[k] += row[j] * c_.row_update_strides[k][j];
+        }
+      }
+      // The window box [lo, hi) in row-major order.
+      for (int i = 0; i < nw_; ++i) w[i] = lo[i];
+      while (true) {
+        int64_t elem = elem0;
+        for (int i = 0; i < nw_; ++i) elem += w[i] * c_.operand_cstrides[c_.window_operand_dim[i]];
+        for (int k = 0; k < n_; ++k) {
+          op_off[k] = base[k];
+          upd[k] = ubase[k];
+          for (int i = 0; i < nw_; ++i) {
+            op_off[k] += w[i] * r_.operands[k].strides[c_.window_operand_dim[i]];
+            if (upd[k]) upd[k] += w[i] * c_.window_update_strides[k][i];
+          }
+        }
+        f(Element{elem, op_off.data(), upd.data()});
+        int i = nw_ - 1;
+        for (; i >= 0; --i) {
+          if (++w[i] < hi[i]) break;
+          w[i] = lo[i];
+        }
+        if (i < 0) break;
+      }
+    }
+  }
+
+ private:
+  // Full start index of a row under the policy. Returns false when the whole
+  // row is dropped; fills the kept window box [lo, hi).
+  bool Resolve(const int64_t* row, int64_t* fs, int64_t* lo, int64_t* hi, int64_t* kept) {
+    std::fill(fs, fs + rank_, 0);
+    for (size_t j = 0; j < c_.start_operand_dim.size(); ++j) {
+      const int d = c_.start_operand_dim[j];
+      int64_t v = internal::ReadStartIndex(r_, c_, row, static_cast<int64_t>(j));
+      if (r_.bounds == Bounds::kWrapThenRaise && v < 0 && v >= -c_.operand_shape[d]) {
+        v += c_.operand_shape[d];
+      }
+      fs[d] = v;
+    }
+    for (size_t i = 0; i < c_.batch_operand_dim.size(); ++i) {
+      fs[c_.batch_operand_dim[i]] = row[c_.batch_row_dim[i]];
+    }
+    for (int i = 0; i < nw_; ++i) {
+      lo[i] = 0;
+      hi[i] = c_.window_shape[i];
+    }
+    if (c_.window_size == 0) {
+      *kept = 0;
+      return true;
+    }
+    for (int d = 0; d < rank_; ++d) {
+      const int64_t size = c_.operand_shape[d], ext = c_.window_extent[d];
+      const bool in = fs[d] >= 0 && fs[d] <= size - ext;
+      if (in) continue;
+      switch (r_.bounds) {
+        case Bounds::kUnchecked:
+          break;
+        case Bounds::kSkipWindow:
+          return false;
+        case Bounds::kClip:
+          fs[d] = std::clamp<int64_t>(fs[d], 0, size - ext);
+          break;
+        case Bounds::kRaise:
+        case Bounds::kWrapThenRaise: {
+          const int64_t bad = fs[d] < 0 ? fs[d] : fs[d] + ext - 1;
+          throw IndexError("index " + std::to_string(bad) + " is out of bounds for axis " +
+                           std::to_string(d) + " with size " + std::to_string(size));
+        }
+        case Bounds::kSkipElement: {
+          const auto it = std::find(c_.window_operand_dim.begin(), c_.window_operand_dim.end(), d);
+          if (it == c_.window_operand_dim.end()) return false;
+          const int i = static_cast<int>(it - c_.window_operand_dim.begin());
+          // Window offsets w with 0 <= fs + w < size, computed without overflow.
+          if (fs[d] >= size || fs[d] <= -ext) return false;
+          lo[i] = fs[d] < 0 ? -fs[d] : 0;
+          hi[i] = std::min(ext, size - fs[d]);
+          break;
+        }
+      }
+    }
+    int64_t k = 1;
+    for (int i = 0; i < nw_; ++i) k *= hi[i] - lo[i];
+    *kept = k;
+    return k > 0 || c_.window_size == 0;
+  }
+
+  const ScatterRequest& r_;
+  const CanonicalScatter& c_;
+  int n_, rank_, nw_;
+  int64_t skipped_ = 0;
+};
+
+// The loop a request combines with, when operands and updates already have
+// its dtypes (then the fast plans apply); nullptr otherwise.
+const Loop* ExactLoop(const ScatterRequest& r) {
+  if (!r.combiner) return nullptr;
+  const int n = static_cast<int>(r.operands.size());
+  for (const Loop& l : r.combiner->loops()) {
+    bool ok = true;
+    for (int k = 0; k < n && ok; ++k) {
+      ok = l.types[k] == r.operands[k].dtype && l.types[r.combiner->nin() + k] == r.operands[k].dtype;
+      if (r.combiner->nin() == 2 * n) ok = ok && l.types[n + k] == r.updates[k].dtype;
+    }
+    if (ok) return &l;
+  }
+  return nullptr;
+}
+
+// The loop NumPy's at would use: resolved from (operand, update) dtypes.
+const Loop& ResolvedLoop(const ScatterRequest& r) {
+  std::vector<DType> in;
+  for (const ArrayView& o : r.operands) in.push_back(o.dtype);
+  if (r.combiner->nin() == 2 * static_cast<int>(r.operands.size())) {
+    for (const ArrayView& u : r.updates) in.push_back(u.dtype);
+  }
+  return r.combiner->ResolveLoop(in, CallOptions{});
+}
+
+void CheckStatus(int status) {
+  if (status == kLoopNegativeIntPower) {
+    throw ValueError("Integers to negative integer powers are not allowed.");
+  }
+  if (status != 0) throw ValueError("scatter combiner failed with status " + std::to_string(status));
+}
+
+// ---------------------------------------------------------------- plans
+
+// Any dtypes, any arity: one element at a time through the strided loop,
+// converting operands and updates to the loop's types and back.
+void RunGeneric(const ScatterRequest& r, Walker& walker) {
+  const int n = static_cast<int>(r.operands.size());
+  if (!r.combiner) {
+    std::vector<internal::CastFn> cast(n);
+    for (int k = 0; k < n; ++k) cast[k] = internal::GetCast(r.updates[k].dtype, r.operands[k].dtype);
+    walker.Run(false, [&](const Element& e) {
+      for (int k = 0; k < n; ++k) cast[k](e.upd[k], 0, r.operands[k].data + e.op_off[k], 0, 1);
+    });
+    return;
+  }
+  const Loop& loop = ResolvedLoop(r);
+  const int nin = r.combiner->nin(), nargs = r.combiner->nargs();
+  std::vector<std::vector<char>> buf(nargs);
+  std::vector<char*> args(nargs);
+  std::vector<int64_t> steps(nargs, 0);
+  std::vector<internal::CastFn> to(nin), back(n);
+  for (int a = 0; a < nargs; ++a) {
+    buf[a].resize(ItemSize(loop.types[a]));
+    args[a] = buf[a].data();
+  }
+  for (int k = 0; k < n; ++k) {
+    to[k] = internal::GetCast(r.operands[k].dtype, loop.types[k]);
+    if (nin == 2 * n) to[n + k] = internal::GetCast(r.updates[k].dtype, loop.types[n + k]);
+    back[k] = internal::GetCast(loop.types[nin + k], r.operands[k].dtype);
+  }
+  const LoopContext ctx{r.combiner->name().c_str()};
+  const int64_t one = 1;
+  walker.Run(false, [&](const Element& e) {
+    for (int k = 0; k < n; ++k) {
+      to[k](r.operands[k].data + e.op_off[k], 0, args[k], 0, 1);
+      if (nin == 2 * n) to[n + k](e.upd[k], 0, args[n + k], 0, 1);
+    }
+    CheckStatus(loop.slots.strided(ctx, args.data(), &one, steps.data(), nullptr));
+    for (int k = 0; k < n; ++k) back[k](args[nin + k], 0, r.operands[k].data + e.op_off[k], 0, 1);
+  });
+}
+
+// Window scatter with exact dtypes and one operand: the combiner's loop runs
+// over each contiguous window run (Highway SIMD when the run is contiguous).
+void RunWindowRuns(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
+                   Walker& walker) {
+  const ArrayView& op = r.operands[0];
+  const int nw = static_cast<int>(c.window_shape.size());
+  const int64_t inner_len = nw ? c.window_shape[nw - 1] : 1;
+  const int64_t os = nw ? op.strides[c.window_operand_dim[nw - 1]] : 0;
+  const int64_t us = nw ? c.window_update_strides[0][nw - 1] : 0;
+  const int64_t item = static_cast<int64_t>(op.itemsize());
+  const bool unary = r.combiner && r.combiner->nin() == 1;
+  const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
+  internal::CastFn copy = r.combiner ? nullptr : internal::GetCast(r.updates[0].dtype, op.dtype);
+  // Elements arrive in window order; gather each inner run, then apply it.
+  int64_t run_start_off = 0, run_len = 0;
+  char* run_upd = nullptr;
+  int64_t prev_off = 0;
+  char* prev_upd = nullptr;
+  auto flush = [&] {
+    if (run_len == 0) return;
+    char* dst = op.data + run_start_off;
+    if (!r.combiner) {
+      copy(run_upd, us, dst, os, run_len);
+    } else if (unary) {
+      char* args[2] = {dst, dst};
+      const int64_t steps[2] = {os, os};
+      const LoopFn fn = os == item && loop->slots.contig ? loop->slots.contig : loop->slots.strided;
+      CheckStatus(fn(ctx, args, &run_len, steps, nullptr));
+    } else {
+      char* args[3] = {dst, run_upd, dst};
+      const int64_t steps[3] = {os, us, os};
+      const bool contig = os == item && us == item && loop->slots.contig;
+      // A run whose destination repeats (zero operand stride) must go one
+      // element at a time to keep update order: the strided loop does that.
+      const LoopFn fn = contig ? loop->slots.contig : loop->slots.strided;
+      if (os == 0) {
+        for (int64_t i = 0; i < run_len; ++i) {
+          char* a1[3] = {dst, run_upd + i * us, dst};
+          const int64_t one = 1;
+          CheckStatus(loop->slots.strided(ctx, a1, &one, steps, nullptr));
+        }
+      } else {
+        CheckStatus(fn(ctx, args, &run_len, steps, nullptr));
+      }
+    }
+    run_len = 0;
+  };
+  walker.Run(false, [&](const Element& e) {
+    const bool continues = run_len > 0 && run_len < inner_len && e.op_off[0] == prev_off + os &&
+                           (unary || e.upd[0] == prev_upd + us);
+    if (!continues) {
+      flush();
+      run_start_off = e.op_off[0];
+      run_upd = e.upd[0];
+    }
+    ++run_len;
+    prev_off = e.op_off[0];
+    prev_upd = e.upd[0];
+  });
+  flush();
+}
+
+// Element scatter with exact dtypes and one operand: batches of byte offsets
+// go to the loop's indexed slot (equal neighbours combine in a register).
+void RunElement(const ScatterRequest& r, const Loop* loop, Walker& walker) {
+  const ArrayView& op = r.operands[0];
+  const bool unary = r.combiner && r.combiner->nin() == 1;
+  const size_t item = op.itemsize();
+  const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
+  std::vector<int64_t> offs;
+  offs.reserve(kChunk);
+  char* first_upd = nullptr;
+  int64_t ustep = 0;
+  auto flush = [&] {
+    if (offs.empty()) return;
+    const int64_t n = static_cast<int64_t>(offs.size());
+    if (!r.combiner) {
+      for (int64_t i = 0; i < n; ++i) std::memcpy(op.data + offs[i], first_upd + i * ustep, item);
+    } else {
+      char* args[3] = {op.data, reinterpret_cast<char*>(offs.data()), first_upd};
+      const int64_t steps[3] = {0, 8, ustep};
+      CheckStatus(loop->slots.indexed(ctx, args, &n, steps, nullptr));
+    }
+    offs.clear();
+  };
+  walker.Run(false, [&](const Element& e) {
+    if (!unary) {
+      const int64_t n = static_cast<int64_t>(offs.size());
+      if (n == 1) {
+        ustep = e.upd[0] - first_upd;
+      } else if (n > 1 && e.upd[0] != first_upd + n * ustep) {
+        flush();
+      }
+      if (offs.empty()) first_upd = e.upd[0];
+    }
+    offs.push_back(e.op_off[0]);
+    if (static_cast<int64_t>(offs.size()) == kChunk) flush();
+  });
+  flush();
+}
+
+// Element scatter, reordered by destination but stable: per destination the
+// update order is kept, so results equal the sequential ones bit for bit.
+// With `sort`, a full sort by destination (VQSort on destination<<bits|seq
+// keys) and one writer thread per segment; otherwise a stable counting
+// partition into L2-sized destination blocks.
+bool RunReordered(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
+                  Walker& walker, bool sort, int threads) {
+  const ArrayView& op = r.operands[0];
+  const size_t item = op.itemsize();
+  std::vector<int64_t> elems, offs;
+  std::vector<char*> upds;
+  walker.Run(false, [&](const Element& e) {
+    elems.push_back(e.elem);
+    offs.push_back(e.op_off[0]);
+    upds.push_back(e.upd[0]);
+  });
+  const int64_t n = static_cast<int64_t>(elems.size());
+  std::vector<int64_t> order(n);
+  if (sort) {
+    int seq_bits = 1, dest_bits = 1;
+    while ((int64_t{1} << seq_bits) < n) ++seq_bits;
+    const int64_t op_size = ShapeSize(c.operand_shape);
+    while ((int64_t{1} << dest_bits) < op_size) ++dest_bits;
+    if (seq_bits + dest_bits > 63) return false;
+    std::vector<uint64_t> keys(n);
+    for (int64_t i = 0; i < n; ++i) {
+      keys[i] = (static_cast<uint64_t>(elems[i]) << seq_bits) | static_cast<uint64_t>(i);
+    }
+    simd::SortKeysAscending(keys.data(), keys.size());
+    const uint64_t mask = (uint64_t{1} << seq_bits) - 1;
+    for (int64_t i = 0; i < n; ++i) order[i] = static_cast<int64_t>(keys[i] & mask);
+  } else {
+    const int64_t block_elems = std::max<int64_t>(1, kL2Bytes / 4 / static_cast<int64_t>(item));
+    const int64_t nblocks = ShapeSize(c.operand_shape) / block_elems + 1;
+    std::vector<int64_t> start(nblocks + 1, 0);
+    for (int64_t i = 0; i < n; ++i) ++start[elems[i] / block_elems + 1];
+    for (int64_t b = 0; b < nblocks; ++b) start[b + 1] += start[b];
+    for (int64_t i = 0; i < n; ++i) order[start[elems[i] / block_elems]++] = i;
+  }
+  // Gather into the new order: offsets, and update values made contiguous.
+  std::vector<int64_t> soffs(n);
+  std::vector<char> svals(static_cast<size_t>(n) * item);
+  for (int64_t i = 0; i < n; ++i) {
+    soffs[i] = offs[order[i]];
+    if (upds[order[i]]) std::memcpy(svals.data() + i * item, upds[order[i]], item);
+  }
+  const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
+  auto apply = [&](int64_t lo, int64_t hi) {
+    int64_t count = hi - lo;
+    if (count <= 0) return 0;
+    if (!r.combiner) {
+      for (int64_t i = lo; i < hi; ++i) std::memcpy(op.data + soffs[i], svals.data() + i * item, item);
+      return 0;
+    }
+    char* args[3] = {op.data, reinterpret_cast<char*>(soffs.data() + lo), svals.data() + lo * item};
+    const int64_t steps[3] = {0, 8, static_cast<int64_t>(item)};
+    return loop->slots.indexed(ctx, args, &count, steps, nullptr);
+  };
+  if (sort && threads >= 2 && n >= 2) {
+    int64_t mid = n / 2;
+    while (mid < n && elems[order[mid]] == elems[order[mid - 1]]) ++mid;  // segment boundary
+    int status2 = 0;
+    std::thread t([&] { status2 = apply(mid, n); });
+    const int status1 = apply(0, mid);
+    t.join();
+    CheckStatus(status1);
+    CheckStatus(status2);
+  } else {
+    CheckStatus(apply(0, n));
+  }
+  return true;
+}
+
+void ApplyInit(const ScatterRequest& r, Walker& walker) {
+  const int n = static_cast<int>(r.operands.size());
+  if (static_cast<int>(r.init_values.size()) != n) {
+    throw ValueError("scatter: init=value-at-hits needs one init value per operand");
+  }
+  std::vector<internal::CastFn> cast(n);
+  for (int k = 0; k < n; ++k) cast[k] = internal::GetCast(r.init_values[k].dtype, r.operands[k].dtype);
+  walker.Run(false, [&](const Element& e) {
+    for (int k = 0; k < n; ++k) {
+      cast[k](r.init_values[k].data, 0, r.operands[k].data + e.op_off[k], 0, 1);
+    }
+  });
+}
+
+// mean: value / (hits + include_self) at every hit position.
+void ApplyMean(const ScatterRequest& r, const CanonicalScatter& c, Walker& walker) {
+  std::vector<int64_t> hits(static_cast<size_t>(ShapeSize(c.operand_shape)), 0);
+  std::vector<int64_t> where(hits.size(), 0);
+  walker.Run(false, [&](const Element& e) {
+    ++hits[e.elem];
+    where[e.elem] = e.op_off[0];
+  });
+  const int64_t extra = r.init == Init::kIncludeTarget ? 1 : 0;
+  for (size_t k = 0; k < r.operands.size(); ++k) {
+    const ArrayView& op = r.operands[k];
+    VisitDType(op.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (size_t i = 0; i < hits.size(); ++i) {
+        if (hits[i] == 0) continue;
+        char* p = op.data + (k == 0 ? where[i] : 0);
+        if (k != 0) {
+          int64_t rem = static_cast<int64_t>(i);
+          for (int d = 0; d < c.operand_rank; ++d) {
+            p += (rem / c.operand_cstrides[d]) * op.strides[d];
+            rem %= c.operand_cstrides[d];
+          }
+        }
+        const int64_t count = hits[i] + extra;
+        T v = LoadElem<T>(p);
+        if constexpr (std::is_same_v<T, bool>) {
+          // bool mean: nonzero stays true
+        } else if constexpr (kIsInt<T>) {
+          const T q = static_cast<T>(v / static_cast<T>(count));
+          v = (v % static_cast<T>(count) != 0 && v < 0) ? static_cast<T>(q - 1) : q;
+        } else if constexpr (kIsHalf<T>) {
+          v = T(static_cast<float>(v) / static_cast<float>(count));
+        } else if constexpr (kIsComplex<T>) {
+          v = v / static_cast<typename T::value_type>(count);
+        } else {
+          v = v / static_cast<T>(count);
+        }
+        StoreElem(p, v);
+      }
+      return 0;
+    });
+  }
+}
+
+}  // namespace
+
+ScatterReport Scatter(const ScatterRequest& r) {
+  const CanonicalScatter c = internal::Canonicalize(r);
+  Walker walker(r, c);
+  ScatterReport report;
+  // Every index is checked before the first write.
+  if (r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise) {
+    walker.Run(true, [](const Element&) {});
+  }
+  if (r.init == Init::kValueAtHits) ApplyInit(r, walker);
+
+  const int n = c.num_operands;
+  const Loop* exact = ExactLoop(r);
+  const bool unary = r.combiner && r.combiner->nin() == n;
+  const bool same_replace =
+      !r.combiner && n == 1 && r.updates[0].dtype == r.operands[0].dtype;
+  const bool fast = n == 1 && (same_replace || exact != nullptr);
+  const bool indexed = same_replace || (exact && exact->slots.indexed);
+  const int64_t target_bytes = ShapeSize(c.operand_shape) * static_cast<int64_t>(r.operands[0].itemsize());
+  const int64_t num_updates = c.num_rows * c.window_size;
+
+  ScatterPlan plan = r.force_plan;
+  if (plan == ScatterPlan::kAuto) {
+    if (!fast) {
+      plan = ScatterPlan::kGeneric;
+    } else if (c.window_size > 1 || !indexed || unary) {
+      plan = ScatterPlan::kWindowRuns;
+    } else if (target_bytes > kL2Bytes && num_updates >= (int64_t{1} << 16)) {
+      plan = num_updates >= (int64_t{1} << 20) && r.max_threads >= 2 ? ScatterPlan::kSortedParallel
+                                                                     : ScatterPlan::kPartitioned;
+    } else if (!r.operands[0].IsCContiguous() && target_bytes <= kL2Bytes / 4 &&
+               num_updates * 4 >= ShapeSize(c.operand_shape)) {
+      plan = ScatterPlan::kLocalTarget;
+    } else {
+      plan = ScatterPlan::kElement;
+    }
+  }
+  // A forced plan that does not apply to this request falls back to one
+  // that does (tests force every plan on every request).
+  const bool element_ok = fast && indexed && !unary && c.window_size <= 1;
+  if ((plan == ScatterPlan::kElement || plan == ScatterPlan::kPartitioned ||
+       plan == ScatterPlan::kSortedParallel || plan == ScatterPlan::kLocalTarget) &&
+      !element_ok) {
+    plan = fast ? ScatterPlan::kWindowRuns : ScatterPlan::kGeneric;
+  }
+  if (plan == ScatterPlan::kWindowRuns && !fast) plan = ScatterPlan::kGeneric;
+
+  switch (plan) {
+    case ScatterPlan::kGeneric:
+      RunGeneric(r, walker);
+      break;
+    case ScatterPlan::kWindowRuns:
+      RunWindowRuns(r, c, exact, walker);
+      break;
+    case ScatterPlan::kElement:
+      RunElement(r, exact, walker);
+      break;
+    case ScatterPlan::kPartitioned:
+    case ScatterPlan::kSortedParallel:
+      if (!RunReordered(r, c, exact, walker, plan == ScatterPlan::kSortedParallel,
+                        r.max_threads)) {
+        plan = ScatterPlan::kPartitioned;
+        RunReordered(r, c, exact, walker, false, 1);
+      }
+      break;
+    case ScatterPlan::kLocalTarget: {
+      // A private dense copy of the target takes the updates, then merges back.
+      Array local = Array::CopyOf(r.operands[0]);
+      ScatterRequest lr = r;
+      lr.operands = {local.view()};
+      lr.init = Init::kIncludeTarget;
+      lr.finalize = Finalize::kNone;
+      const CanonicalScatter lc = internal::Canonicalize(lr);
+      Walker lw(lr, lc);
+      RunElement(lr, exact, lw);
+      CopyInto(r.operands[0], local.view());
+      break;
+    }
+    case ScatterPlan::kAuto:
+      break;
+  }
+  if (r.finalize == Finalize::kMean) ApplyMean(r, c, walker);
+  report.plan = plan;
+  report.updates_skipped = walker.skipped();
+  report.updates_applied = num_updates - report.updates_skipped;
+  return report;
+}
+
+}  // namespace ufuncx

@@ -1,0 +1,464 @@
+// The scatter planner against a plain reference written from the StableHLO
+// spec (one update element at a time, row-major over the updates), for every
+// plan, bounds policy, index dtype and dimension layout; plus the worked
+// examples of the spec walk-through and the constraint errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+#include "ufuncx/scatter.h"
+#include "ufuncx/ufuncx.h"
+
+namespace ufuncx {
+namespace {
+
+bool Has(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+int64_t ReadIndex(const ArrayView& idx, const std::vector<int64_t>& at) {
+  return VisitDType(idx.dtype, [&](auto tag) -> int64_t {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsInt<T>) {
+      const T v = *reinterpret_cast<const T*>(idx.At(at.data()));
+      if constexpr (std::is_same_v<T, uint64_t>) {
+        return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v);
+      }
+      return static_cast<int64_t>(v);
+    }
+    return 0;
+  });
+}
+
+// The spec, literally. Returns false where the reference would raise.
+bool Reference(const ScatterRequest& r) {
+  const ScatterDims& d = r.dims;
+  const ArrayView& op = r.operands[0];
+  const ArrayView& upd = r.updates[0];
+  const int64_t rank = op.ndim(), urank = upd.ndim(), irank = r.indices.ndim();
+  std::vector<int64_t> usd;
+  for (int64_t i = 0; i < urank; ++i) {
+    if (!Has(d.update_window_dims, i)) usd.push_back(i);
+  }
+  std::vector<int64_t> window_operand_dims;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!Has(d.inserted_window_dims, i) && !Has(d.input_batching_dims, i)) {
+      window_operand_dims.push_back(i);
+    }
+  }
+  std::vector<int64_t> ext(rank, 1);
+  for (size_t i = 0; i < window_operand_dims.size(); ++i) {
+    ext[window_operand_dims[i]] = upd.shape[d.update_window_dims[i]];
+  }
+  std::vector<std::vector<int64_t>> targets;  // resolved result indices in order
+  std::vector<std::vector<int64_t>> sources;
+  std::vector<int64_t> ui(urank, 0);
+  const int64_t total = upd.size();
+  for (int64_t t = 0; t < total; ++t) {
+    if (t > 0) {
+      for (int64_t k = urank - 1; k >= 0; --k) {
+        if (++ui[k] < upd.shape[k]) break;
+        ui[k] = 0;
+      }
+    }
+    std::vector<int64_t> si;
+    for (int64_t k : usd) si.push_back(ui[k]);
+    std::vector<int64_t> start;
+    if (d.index_vector_dim < irank) {
+      for (int64_t j = 0; j < r.indices.shape[d.index_vector_dim]; ++j) {
+        std::vector<int64_t> at = si;
+        at.insert(at.begin() + d.index_vector_dim, j);
+        start.push_back(ReadIndex(r.indices, at));
+      }
+    } else {
+      start.push_back(ReadIndex(r.indices, si));
+    }
+    std::vector<int64_t> full_start(rank, 0);
+    for (size_t j = 0; j < start.size(); ++j) {
+      int64_t v = start[j];
+      const int64_t dim = d.scatter_dims_to_operand_dims[j];
+      if (r.bounds == Bounds::kWrapThenRaise && v < 0 && v >= -op.shape[dim]) v += op.shape[dim];
+      full_start[dim] = v;
+    }
+    for (size_t i = 0; i < d.input_batching_dims.size(); ++i) {
+      const int64_t sd = d.scatter_indices_batching_dims[i];
+      full_start[d.input_batching_dims[i]] = si[sd - (sd < d.index_vector_dim ? 0 : 1)];
+    }
+    std::vector<int64_t> full_window(rank, 0);
+    for (size_t i = 0; i < window_operand_dims.size(); ++i) {
+      full_window[window_operand_dims[i]] = ui[d.update_window_dims[i]];
+    }
+    bool window_in = true;
+    for (int64_t k = 0; k < rank; ++k) {
+      window_in = window_in && full_start[k] >= 0 && full_start[k] <= op.shape[k] - ext[k];
+    }
+    if (!window_in) {
+      if (r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise) return false;
+      if (r.bounds == Bounds::kSkipWindow) continue;
+      if (r.bounds == Bounds::kClip) {
+        for (int64_t k = 0; k < rank; ++k) {
+          full_start[k] = std::clamp<int64_t>(full_start[k], 0, op.shape[k] - ext[k]);
+        }
+      }
+    }
+    std::vector<int64_t> result(rank);
+    bool in = true;
+    for (int64_t k = 0; k < rank; ++k) {
+      result[k] = full_start[k] + full_window[k];
+      in = in && result[k] >= 0 && result[k] < op.shape[k];
+    }
+    if (!in) continue;  // skip element
+    targets.push_back(result);
+    sources.push_back(ui);
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
+    ArrayView cur{op.At(targets[i].data()), op.dtype, {}, {}};
+    ArrayView u{upd.At(sources[i].data()), upd.dtype, {}, {}};
+    if (!r.combiner) {
+      CopyInto(cur, u);
+    } else {
+      const ArrayView ins[2] = {cur, u};
+      const ArrayView outs[1] = {cur};
+      CallOptions opt;
+      opt.casting = Casting::kUnsafe;
+      r.combiner->CallInto(std::span<const ArrayView>(ins, 2), outs, opt);
+    }
+  }
+  return true;
+}
+
+template <class T>
+Array Filled(DType t, Shape shape, std::mt19937& rng, double lo, double hi) {
+  Array a(t, std::move(shape));
+  std::uniform_real_distribution<double> u(lo, hi);
+  for (int64_t i = 0; i < a.size(); ++i) {
+    a.typed<T>()[i] = static_cast<T>(std::is_integral_v<T> ? std::floor(u(rng)) : u(rng));
+  }
+  return a;
+}
+
+bool SameBytes(const Array& a, const Array& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * a.view().itemsize()) == 0;
+}
+
+const ScatterPlan kPlans[] = {ScatterPlan::kAuto,        ScatterPlan::kWindowRuns,
+                              ScatterPlan::kElement,     ScatterPlan::kLocalTarget,
+                              ScatterPlan::kPartitioned, ScatterPlan::kSortedParallel,
+                              ScatterPlan::kGeneric};
+const Bounds kBounds[] = {Bounds::kSkipElement, Bounds::kSkipWindow, Bounds::kClip,
+                          Bounds::kRaise, Bounds::kWrapThenRaise};
+
+// Runs one request on every plan and bounds policy; compares with the
+// reference bit for bit, and checks that raising leaves the operand alone.
+void CheckAllPlans(ScatterRequest base, const Array& operand) {
+  for (Bounds b : kBounds) {
+    Array expect = Array::CopyOf(operand);
+    ScatterRequest ref = base;
+    ref.operands = {expect.view()};
+    ref.bounds = b;
+    const bool ok = Reference(ref);
+    for (ScatterPlan p : kPlans) {
+      Array got = Array::CopyOf(operand);
+      ScatterRequest req = base;
+      req.operands = {got.view()};
+      req.bounds = b;
+      req.force_plan = p;
+      if (!ok) {
+        EXPECT_THROW(Scatter(req), IndexError) << PlanName(p);
+        EXPECT_TRUE(SameBytes(got, operand)) << "operand changed by a failed scatter";
+        continue;
+      }
+      Scatter(req);
+      EXPECT_TRUE(SameBytes(got, expect))
+          << "plan " << PlanName(p) << " bounds " << static_cast<int>(b);
+    }
+  }
+}
+
+TEST(Scatter, SpecWalkThroughExample) {
+  Array input(DType::kInt64, {3, 4, 2});
+  for (int i = 0; i < 24; ++i) input.typed<int64_t>()[i] = i + 1;
+  // The first copy of scatter_indices in the walk-through. With it only the
+  // update traced there (U23's row) reaches [2, 1, 0]: 19 + 1 = 20. The
+  // second copy ([1, 2, :] = [0, 2]) sends row [0, 0] there too: 21.
+  Array idx(DType::kInt64, {2, 3, 2});
+  const int64_t iv[] = {0, 2, 1, 0, 2, 1, 0, 1, 1, 0, 2, 0};
+  std::copy(iv, iv + 12, idx.typed<int64_t>());
+  Array upd(DType::kInt64, {2, 3, 2, 2});
+  std::fill(upd.typed<int64_t>(), upd.typed<int64_t>() + 24, 1);
+  ScatterRequest r;
+  r.operands = {input.view()};
+  r.indices = idx.view();
+  r.updates = {upd.view()};
+  r.dims.update_window_dims = {2, 3};
+  r.dims.inserted_window_dims = {0};
+  r.dims.scatter_dims_to_operand_dims = {1, 0};
+  r.dims.index_vector_dim = 2;
+  r.combiner = &GetUfunc("add");
+  CheckAllPlans(r, input);
+  Array first = Array::CopyOf(input.view());
+  r.operands = {first.view()};
+  Scatter(r);
+  EXPECT_EQ(first.view().Ref<int64_t>({2, 1, 0}), 20);
+  idx.typed<int64_t>()[10] = 0;
+  idx.typed<int64_t>()[11] = 2;
+  CheckAllPlans(r, input);
+  Array second = Array::CopyOf(input.view());
+  r.operands = {second.view()};
+  Scatter(r);
+  EXPECT_EQ(second.view().Ref<int64_t>({2, 1, 0}), 21);
+}
+
+TEST(Scatter, InterpreterTest1x4) {
+  Array input(DType::kInt64, {1, 4});
+  for (int i = 0; i < 4; ++i) input.typed<int64_t>()[i] = i;
+  Array idx(DType::kInt64, {3, 2});
+  const int64_t iv[] = {0, 1, 0, 2, 0, 3};
+  std::copy(iv, iv + 6, idx.typed<int64_t>());
+  Array upd(DType::kInt64, {3, 1});
+  for (int i = 0; i < 3; ++i) upd.typed<int64_t>()[i] = 4 + i;
+  ScatterRequest r;
+  r.operands = {input.view()};
+  r.indices = idx.view();
+  r.updates = {upd.view()};
+  r.dims.update_window_dims = {1};
+  r.dims.inserted_window_dims = {0};
+  r.dims.scatter_dims_to_operand_dims = {0, 1};
+  r.dims.index_vector_dim = 1;
+  CheckAllPlans(r, input);
+  Scatter(r);
+  const int64_t want[] = {0, 4, 5, 6};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(input.typed<int64_t>()[i], want[i]);
+}
+
+TEST(Scatter, ElementScatterWithDuplicatesIsBitIdentical) {
+  std::mt19937 rng(1);
+  for (DType t : {DType::kFloat32, DType::kFloat64, DType::kInt32}) {
+    for (int64_t target : {7, 1000, 400000}) {
+      const int64_t n = target > 1000 ? 300000 : 2000;
+      Array op = t == DType::kInt32 ? Filled<int32_t>(t, {target}, rng, -100, 100)
+                 : t == DType::kFloat32 ? Filled<float>(t, {target}, rng, -1, 1)
+                                        : Filled<double>(t, {target}, rng, -1, 1);
+      Array idx = Filled<int64_t>(DType::kInt64, {n}, rng, -target, static_cast<double>(target));
+      Array upd = t == DType::kInt32 ? Filled<int32_t>(t, {n}, rng, -100, 100)
+                  : t == DType::kFloat32 ? Filled<float>(t, {n}, rng, -1e3, 1e3)
+                                         : Filled<double>(t, {n}, rng, -1e3, 1e3);
+      ScatterRequest r;
+      r.indices = idx.view();
+      r.updates = {upd.view()};
+      r.dims.inserted_window_dims = {0};
+      r.dims.scatter_dims_to_operand_dims = {0};
+      r.dims.index_vector_dim = 1;
+      r.combiner = &GetUfunc("add");
+      if (target <= 1000) {
+        CheckAllPlans(r, op);
+        continue;
+      }
+      // Large: only the policies that do not raise, on the reordering plans.
+      Array expect = Array::CopyOf(op);
+      ScatterRequest ref = r;
+      ref.operands = {expect.view()};
+      ref.bounds = Bounds::kWrapThenRaise;
+      ASSERT_TRUE(Reference(ref));
+      for (ScatterPlan p : {ScatterPlan::kAuto, ScatterPlan::kPartitioned,
+                            ScatterPlan::kSortedParallel, ScatterPlan::kElement}) {
+        Array got = Array::CopyOf(op);
+        ScatterRequest req = r;
+        req.operands = {got.view()};
+        req.bounds = Bounds::kWrapThenRaise;
+        req.force_plan = p;
+        const ScatterReport rep = Scatter(req);
+        EXPECT_TRUE(SameBytes(got, expect)) << PlanName(p) << " ran " << PlanName(rep.plan);
+      }
+    }
+  }
+}
+
+TEST(Scatter, AutoPlanChoices) {
+  std::mt19937 rng(2);
+  Array big = Filled<float>(DType::kFloat32, {1 << 20}, rng, 0, 1);
+  Array idx = Filled<int64_t>(DType::kInt64, {1 << 16}, rng, 0, 1 << 20);
+  Array upd = Filled<float>(DType::kFloat32, {1 << 16}, rng, 0, 1);
+  ScatterRequest r;
+  r.operands = {big.view()};
+  r.indices = idx.view();
+  r.updates = {upd.view()};
+  r.dims.inserted_window_dims = {0};
+  r.dims.scatter_dims_to_operand_dims = {0};
+  r.dims.index_vector_dim = 1;
+  r.combiner = &GetUfunc("add");
+  EXPECT_EQ(Scatter(r).plan, ScatterPlan::kPartitioned);
+  Array small = Filled<float>(DType::kFloat32, {100}, rng, 0, 1);
+  Array sidx = Filled<int64_t>(DType::kInt64, {50}, rng, 0, 100);
+  r.operands = {small.view()};
+  r.indices = sidx.view();
+  r.updates = {ArrayView{upd.data(), DType::kFloat32, {50}, {4}}};
+  EXPECT_EQ(Scatter(r).plan, ScatterPlan::kElement);
+  Array rows = Filled<float>(DType::kFloat32, {10, 64}, rng, 0, 1);
+  Array ridx = Filled<int64_t>(DType::kInt64, {5}, rng, 0, 10);
+  Array rupd = Filled<float>(DType::kFloat32, {5, 64}, rng, 0, 1);
+  r.operands = {rows.view()};
+  r.indices = ridx.view();
+  r.updates = {rupd.view()};
+  r.dims.update_window_dims = {1};
+  EXPECT_EQ(Scatter(r).plan, ScatterPlan::kWindowRuns);
+  Array f64 = Filled<double>(DType::kFloat64, {5, 64}, rng, 0, 1);
+  r.updates = {f64.view()};
+  EXPECT_EQ(Scatter(r).plan, ScatterPlan::kGeneric);
+}
+
+// Random layouts: batching dims, index_vector_dim anywhere, windows, index
+// dtypes, strided operands, every plan and policy against the reference.
+TEST(Scatter, RandomRequestsMatchReference) {
+  std::mt19937 rng(3);
+  const DType index_types[] = {DType::kInt8, DType::kUInt8, DType::kInt32, DType::kUInt64,
+                               DType::kInt64};
+  for (int trial = 0; trial < 150; ++trial) {
+    // operand (B, X, Y): batching dim 0 (sometimes), scatter into X, window Y.
+    const bool batching = trial % 3 == 0;
+    const int64_t B = 2, X = 3 + trial % 5, Y = 1 + trial % 4, R = 1 + trial % 6;
+    const int64_t win = 1 + (trial / 2) % Y;
+    const int64_t ivd_choice = trial % 3;  // index vector dim before, after, or absent
+    Array op = Filled<double>(DType::kFloat64, {B, X, Y}, rng, -5, 5);
+    ScatterRequest r;
+    r.combiner = trial % 4 == 0 ? nullptr : &GetUfunc(trial % 4 == 1 ? "add" : trial % 4 == 2 ? "maximum" : "multiply");
+    Shape idx_shape, upd_shape;
+    if (batching) {
+      // indices (B, R[, 1]): row dims (B, R); updates (B, R, win)
+      r.dims.input_batching_dims = {0};
+      r.dims.inserted_window_dims = {1};
+      r.dims.scatter_dims_to_operand_dims = {1};
+      r.dims.update_window_dims = {2};
+      if (ivd_choice == 2) {
+        idx_shape = {B, R};
+        r.dims.index_vector_dim = 2;
+      } else {
+        idx_shape = {B, R, 1};
+        r.dims.index_vector_dim = 2;
+      }
+      r.dims.scatter_indices_batching_dims = {0};
+      upd_shape = {B, R, win};
+    } else {
+      // indices: (2, R) with ivd 0, (R, 2) with ivd 1; scatter into (B, X)
+      r.dims.inserted_window_dims = {0, 1};
+      r.dims.scatter_dims_to_operand_dims = {0, 1};
+      if (ivd_choice == 0) {
+        idx_shape = {2, R};
+        r.dims.index_vector_dim = 0;
+      } else {
+        idx_shape = {R, 2};
+        r.dims.index_vector_dim = 1;
+      }
+      r.dims.update_window_dims = {1};
+      upd_shape = {R, win};
+    }
+    const DType it = index_types[trial % 5];
+    Array idx(it, idx_shape);
+    std::uniform_int_distribution<int> pick(-2, static_cast<int>(X) + 1);
+    VisitDType(it, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (int64_t i = 0; i < idx.size(); ++i) {
+        int v = pick(rng);
+        if (std::is_unsigned_v<T> && v < 0) v = 200;  // large, never sign-extended
+        StoreElem<T>(idx.data() + i * sizeof(T), static_cast<T>(v));
+      }
+      return 0;
+    });
+    Array upd = Filled<double>(DType::kFloat64, upd_shape, rng, -5, 5);
+    r.indices = idx.view();
+    r.updates = {upd.view()};
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    CheckAllPlans(r, op);
+  }
+}
+
+TEST(Scatter, ConstraintErrorsLeaveOperandUnchanged) {
+  Array op(DType::kFloat32, {4, 5});
+  std::fill(op.typed<float>(), op.typed<float>() + 20, 1.0f);
+  Array idx(DType::kInt32, {3, 1});
+  for (int i = 0; i < 3; ++i) idx.typed<int32_t>()[i] = i;
+  Array upd(DType::kFloat32, {3, 5});
+  ScatterRequest r;
+  r.operands = {op.view()};
+  r.indices = idx.view();
+  r.updates = {upd.view()};
+  r.dims.update_window_dims = {1};
+  r.dims.inserted_window_dims = {0};
+  r.dims.scatter_dims_to_operand_dims = {0};
+  r.dims.index_vector_dim = 1;
+  r.combiner = &GetUfunc("add");
+  auto expect_error = [&](ScatterRequest bad, const char* fragment) {
+    try {
+      Scatter(bad);
+      ADD_FAILURE() << "no error for " << fragment;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+    for (int i = 0; i < 20; ++i) ASSERT_EQ(op.typed<float>()[i], 1.0f);
+  };
+  ScatterRequest b = r;
+  b.dims.update_window_dims = {1, 1};
+  expect_error(b, "C7");
+  b = r;
+  b.dims.inserted_window_dims = {2};
+  expect_error(b, "C11");
+  b = r;
+  b.dims.scatter_dims_to_operand_dims = {0, 1};
+  expect_error(b, "C19");
+  b = r;
+  b.dims.index_vector_dim = 3;
+  expect_error(b, "C22");
+  b = r;
+  b.dims.inserted_window_dims = {};
+  expect_error(b, "C3");
+  b = r;
+  b.combiner = &GetUfunc("divmod");
+  expect_error(b, "nin");
+  Array fidx(DType::kFloat32, {3, 1});
+  b = r;
+  b.indices = fidx.view();
+  expect_error(b, "integer dtype");
+  idx.typed<int32_t>()[2] = 9;
+  b = r;
+  b.bounds = Bounds::kRaise;
+  expect_error(b, "out of bounds");
+}
+
+TEST(Scatter, UnaryCombinerInitAndMean) {
+  Array op(DType::kInt64, {5});
+  for (int i = 0; i < 5; ++i) op.typed<int64_t>()[i] = 10 * (i + 1);
+  Array idx(DType::kInt64, {4});
+  const int64_t iv[] = {1, 3, 1, 1};
+  std::copy(iv, iv + 4, idx.typed<int64_t>());
+  ScatterRequest r;
+  r.operands = {op.view()};
+  r.indices = idx.view();
+  r.dims.inserted_window_dims = {0};
+  r.dims.scatter_dims_to_operand_dims = {0};
+  r.dims.index_vector_dim = 1;
+  r.combiner = &GetUfunc("negative");  // negative.at(a, [1, 3, 1, 1])
+  Scatter(r);
+  const int64_t want[] = {10, -20, 30, -40, 50};
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(op.typed<int64_t>()[i], want[i]);
+  // mean with include_self=False: sum / count; ints floor-divide.
+  Array upd(DType::kInt64, {4});
+  const int64_t uv[] = {1, 7, -4, 2};
+  std::copy(uv, uv + 4, upd.typed<int64_t>());
+  Array zero(DType::kInt64, {});
+  *zero.typed<int64_t>() = 0;
+  r.combiner = &GetUfunc("add");
+  r.updates = {upd.view()};
+  r.init = Init::kValueAtHits;
+  r.init_values = {zero.view()};
+  r.finalize = Finalize::kMean;
+  Scatter(r);
+  EXPECT_EQ(op.typed<int64_t>()[1], -1);  // (1 - 4 + 2) / 3 = -1/3 -> floor -1
+  EXPECT_EQ(op.typed<int64_t>()[3], 7);
+  EXPECT_EQ(op.typed<int64_t>()[0], 10);
+}
+
+}  // namespace
+}  // namespace ufuncx
