@@ -10,6 +10,7 @@
 #include "convert.h"
 #include "ufuncx/error.h"
 #include "ufuncx/registry.h"
+#include "ufuncx/scatter.h"
 
 namespace ufuncx::py {
 namespace {
@@ -227,6 +228,98 @@ class PyUfunc {
   const Ufunc* u_;
 };
 
+Bounds ParseBounds(const std::string& s) {
+  if (s == "skip") return Bounds::kSkipElement;
+  if (s == "skip_window") return Bounds::kSkipWindow;
+  if (s == "clip") return Bounds::kClip;
+  if (s == "raise") return Bounds::kRaise;
+  if (s == "wrap_raise") return Bounds::kWrapThenRaise;
+  throw ValueError("mode must be one of 'skip', 'skip_window', 'clip', 'raise' (got '" + s + "')");
+}
+
+ScatterPlan ParsePlan(const std::string& s) {
+  for (ScatterPlan p : {ScatterPlan::kAuto, ScatterPlan::kWindowRuns, ScatterPlan::kElement,
+                        ScatterPlan::kLocalTarget, ScatterPlan::kPartitioned,
+                        ScatterPlan::kSortedParallel, ScatterPlan::kGeneric}) {
+    if (s == PlanName(p)) return p;
+  }
+  throw ValueError("unknown scatter plan '" + s + "'");
+}
+
+std::vector<int64_t> Ints(pyb::handle seq) {
+  std::vector<int64_t> out;
+  for (auto x : pyb::reinterpret_borrow<pyb::sequence>(seq)) out.push_back(x.cast<int64_t>());
+  return out;
+}
+
+// A view of a writeable, native-endian ndarray of a supported dtype.
+ArrayView TargetView(pyb::handle obj, const char* what) {
+  if (!PyArray_Check(obj.ptr())) throw TypeError(std::string(what) + " must be a numpy.ndarray");
+  auto a = reinterpret_cast<PyArrayObject*>(obj.ptr());
+  if (!PyArray_ISWRITEABLE(a)) throw ValueError(std::string(what) + " is read-only");
+  if (!PyArray_ISNBO(PyArray_DESCR(a)->byteorder) || !FromTypeNum(PyArray_TYPE(a))) {
+    throw TypeError(std::string(what) + " must have a native numeric dtype");
+  }
+  return ViewOf(a);
+}
+
+ArrayView InputView(pyb::handle obj, const char* what) {
+  if (!PyArray_Check(obj.ptr())) throw TypeError(std::string(what) + " must be a numpy.ndarray");
+  auto a = reinterpret_cast<PyArrayObject*>(obj.ptr());
+  if (!PyArray_ISNBO(PyArray_DESCR(a)->byteorder) || !FromTypeNum(PyArray_TYPE(a))) {
+    throw TypeError(std::string(what) + " must have a native numeric dtype");
+  }
+  return ViewOf(a);
+}
+
+// The planner, in place on numpy arrays. Front ends (ufunc.at, scatter,
+// torchlike, asctile) are written in Python on top of this one call.
+pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list updates,
+                         pyb::handle update_window_dims, pyb::handle inserted_window_dims,
+                         pyb::handle input_batching_dims,
+                         pyb::handle scatter_indices_batching_dims,
+                         pyb::handle scatter_dims_to_operand_dims, int64_t index_vector_dim,
+                         pyb::handle combiner, const std::string& mode, bool indices_are_sorted,
+                         bool unique_indices, pyb::list init_values, const std::string& finalize,
+                         const std::string& casting, const std::string& plan) {
+  ScatterRequest r;
+  std::vector<pyb::object> keep;
+  for (auto o : operands) r.operands.push_back(TargetView(o, "operand"));
+  r.indices = InputView(indices, "scatter_indices");
+  for (auto u : updates) r.updates.push_back(InputView(u, "updates"));
+  r.dims.update_window_dims = Ints(update_window_dims);
+  r.dims.inserted_window_dims = Ints(inserted_window_dims);
+  r.dims.input_batching_dims = Ints(input_batching_dims);
+  r.dims.scatter_indices_batching_dims = Ints(scatter_indices_batching_dims);
+  r.dims.scatter_dims_to_operand_dims = Ints(scatter_dims_to_operand_dims);
+  r.dims.index_vector_dim = index_vector_dim;
+  if (!combiner.is_none()) {
+    r.combiner = pyb::isinstance<pyb::str>(combiner) ? &GetUfunc(combiner.cast<std::string>())
+                                                    : &combiner.cast<const PyUfunc&>().u();
+  }
+  r.bounds = ParseBounds(mode);
+  r.indices_are_sorted = indices_are_sorted;
+  r.unique_indices = unique_indices;
+  for (auto v : init_values) r.init_values.push_back(InputView(v, "init value"));
+  if (!r.init_values.empty()) r.init = Init::kValueAtHits;
+  if (finalize == "mean") r.finalize = Finalize::kMean;
+  else if (finalize != "none") throw ValueError("finalize must be 'none' or 'mean'");
+  r.casting = ParseCasting(casting);
+  r.force_plan = ParsePlan(plan);
+  // Targets must not overlap other arguments (the planner reads them while
+  // writing); such calls copy first in the Python front ends.
+  ScatterReport rep;
+  {
+    pyb::gil_scoped_release release;
+    rep = Scatter(r);
+  }
+  pyb::dict d;
+  d["plan"] = PlanName(rep.plan);
+  d["applied"] = rep.updates_applied;
+  d["skipped"] = rep.updates_skipped;
+  return d;
+}
+
 void RegisterErrors(pyb::module_& m) {
   (void)m;
   pyb::register_exception_translator([](std::exception_ptr p) {
@@ -272,6 +365,15 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("reorderable", [](const PyUfunc& f) { return f.u().reorderable(); })
       .def("__repr__", [](const PyUfunc& f) { return "<ufunc '" + f.u().name() + "'>"; });
 
+  m.def("_scatter", &ScatterInPlace, pyb::arg("operands"), pyb::arg("indices"),
+        pyb::arg("updates"), pyb::arg("update_window_dims"), pyb::arg("inserted_window_dims"),
+        pyb::arg("input_batching_dims"), pyb::arg("scatter_indices_batching_dims"),
+        pyb::arg("scatter_dims_to_operand_dims"), pyb::arg("index_vector_dim"),
+        pyb::arg("combiner"), pyb::arg("mode"), pyb::arg("indices_are_sorted") = false,
+        pyb::arg("unique_indices") = false, pyb::arg("init_values") = pyb::list(),
+        pyb::arg("finalize") = "none", pyb::arg("casting") = "unsafe",
+        pyb::arg("plan") = "auto",
+        "The scatter planner, in place on numpy arrays; returns which plan ran.");
   m.def("get", [](const std::string& name) {
         const Ufunc& u = GetUfunc(name);
         pyb::object o = pyb::cast(PyUfunc(&u));

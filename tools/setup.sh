@@ -5,6 +5,9 @@ set -euo pipefail
 
 UFX_APT_PACKAGES=(g++ libhwy-dev libeigen3-dev libgtest-dev libbenchmark-dev)
 UFX_PIP_PACKAGES=(numpy pytest hypothesis pybind11 scikit-build-core cmake ninja)
+# Test oracles: torch 2.13.0 is the CPU build that lies on disk (any other
+# spec downloads CUDA wheels); JAX runs on the CPU.
+
 PYTHON=${PYTHON:-python3}
 
 ufx_install_deps() {
@@ -26,6 +29,16 @@ ufx_install_deps() {
   if ((${#pip_missing[@]})); then
     echo "== pip install ${pip_missing[*]}"
     "$PYTHON" -m pip install -q "${pip_missing[@]}"
+  fi
+}
+
+ufx_install_oracles() {
+  local missing=()
+  "$PYTHON" -c "import torch" >/dev/null 2>&1 || missing+=(torch==2.13.0)
+  "$PYTHON" -c "import jax, jaxlib" >/dev/null 2>&1 || missing+=(jax jaxlib)
+  if ((${#missing[@]})); then
+    echo "== pip install ${missing[*]} (test oracles)"
+    "$PYTHON" -m pip install -q "${missing[@]}"
   fi
 }
 

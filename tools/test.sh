@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds and runs every test: C++ (dynamic dispatch, then ASan+UBSan), the
-# installed-package consumer, and the Python suite against NumPy.
+# installed-package consumer, and the Python suite against NumPy, PyTorch and
+# JAX.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/setup.sh
 ufx_install_deps
+ufx_install_oracles
 
 echo "== C++ build (Highway dynamic dispatch) and tests"
 ufx_build build/test-release -DUFX_BUILD_TESTS=ON -DUFX_WERROR=OFF

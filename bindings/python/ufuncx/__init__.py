@@ -8,9 +8,14 @@ object that behaves like ``numpy.ufunc``::
     ux.divmod(np.arange(5), 3)          # (array([0, 0, 0, 1, 1]), array([0, 1, 2, 0, 1]))
 """
 from . import _core
+from ._at import ufunc_at as _ufunc_at
 from ._core import can_cast, loop_targets, promote_types, simd_targets, ufunc
+from ._scatter import scatter
 
-__all__ = ["ufunc", "registry", "simd_targets", "loop_targets", "promote_types", "can_cast"]
+__all__ = ["ufunc", "registry", "simd_targets", "loop_targets", "promote_types", "can_cast",
+           "scatter", "torchlike", "asctile"]
+
+ufunc.at = _ufunc_at
 
 
 def registry():
@@ -30,3 +35,5 @@ def _publish():
 
 _publish()
 del _publish
+
+from . import asctile, torchlike  # noqa: E402  (they use the ufuncs above)

@@ -64,6 +64,7 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
     }
   }
   for (const ArrayView& u : r.updates) {
+    if (unary) break;
     if (!CanCast(u.dtype, r.operands[&u - r.updates.data()].dtype, r.casting)) {
       throw TypeError("scatter: cannot cast updates from " + std::string(Name(u.dtype)) +
                       " to " + Name(r.operands[&u - r.updates.data()].dtype) +
@@ -73,7 +74,9 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
   }
   const int64_t op_rank = op0.ndim();
   const int64_t idx_rank = r.indices.ndim();
-  const ArrayView* upd0 = unary ? nullptr : &r.updates[0];
+  // Unary combiners take no updates; when given (front ends pass a
+  // broadcast dummy) they still define the window shape.
+  const ArrayView* upd0 = r.updates.empty() ? nullptr : &r.updates[0];
   const int64_t upd_rank = upd0 ? upd0->ndim()
                                 : static_cast<int64_t>(d.update_window_dims.size()) +
                                       idx_rank - (d.index_vector_dim < idx_rank ? 1 : 0);
@@ -184,10 +187,10 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
   c.num_rows = ShapeSize(c.row_shape);
   for (const ArrayView& u : r.updates) {
     Strides s;
-    for (int k : upd_scatter) s.push_back(unary ? 0 : u.strides[k]);
+    for (int k : upd_scatter) s.push_back(u.strides[k]);
     c.row_update_strides.push_back(s);
   }
-  if (unary) c.row_update_strides.assign(n, Strides(upd_scatter.size(), 0));
+  c.row_update_strides.resize(n, Strides(upd_scatter.size(), 0));
   c.index_vector_stride = c.has_index_vector ? r.indices.strides[d.index_vector_dim] : 0;
   for (int64_t dim : d.scatter_dims_to_operand_dims) c.start_operand_dim.push_back(static_cast<int>(dim));
   for (size_t i = 0; i < d.input_batching_dims.size(); ++i) {
@@ -213,8 +216,8 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
   }
   c.window_size = ShapeSize(c.window_shape);
   c.window_update_strides.assign(n, Strides(c.window_shape.size(), 0));
-  if (!unary) {
-    for (int k = 0; k < n; ++k) {
+  if (upd0) {
+    for (int k = 0; k < static_cast<int>(r.updates.size()) && k < n; ++k) {
       for (size_t i = 0; i < c.window_shape.size(); ++i) {
         c.window_update_strides[k][i] = r.updates[k].strides[d.update_window_dims[i]];
       }

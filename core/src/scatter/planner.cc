@@ -502,6 +502,9 @@ ScatterReport Scatter(const ScatterRequest& r) {
   const int n = c.num_operands;
   const Loop* exact = ExactLoop(r);
   const bool unary = r.combiner && r.combiner->nin() == n;
+  if (!r.combiner && static_cast<int>(r.updates.size()) != n) {
+    throw ValueError("scatter: replacing needs one updates array per operand");
+  }
   const bool same_replace =
       !r.combiner && n == 1 && r.updates[0].dtype == r.operands[0].dtype;
   const bool fast = n == 1 && (same_replace || exact != nullptr);

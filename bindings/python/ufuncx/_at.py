@@ -1,0 +1,119 @@
+"""ufunc.at: NumPy's unbuffered in-place operation, lowered to the scatter
+planner. This module only translates NumPy indexing into StableHLO scatter
+dimension numbers; it never loops over elements."""
+import numpy as np
+
+from . import _core
+
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
+              "and integer or boolean arrays are valid indices")
+
+
+def _items(a, index):
+    """Expands Ellipsis and boolean masks; returns a list of entries that are
+    slice, None, int or an integer ndarray."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    items = []
+    for it in index:
+        if it is None or it is Ellipsis or isinstance(it, slice):
+            items.append(it)
+        elif isinstance(it, (bool, np.bool_)):
+            raise IndexError(_BAD_INDEX)
+        elif isinstance(it, (int, np.integer)):
+            items.append(int(it))
+        else:
+            arr = np.asarray(it)
+            if arr.dtype == np.bool_:
+                items.extend(arr.nonzero() if arr.ndim else [np.zeros(0, np.intp)])
+            elif arr.dtype.kind in "iu":
+                items.append(arr)
+            elif arr.size == 0 and arr.dtype.kind == "f":
+                items.append(arr.astype(np.intp))
+            else:
+                raise IndexError(_BAD_INDEX)
+    consumed = sum(1 for it in items if it is not None and it is not Ellipsis)
+    if sum(1 for it in items if it is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if consumed > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, "
+                         f"but {consumed} were indexed")
+    out = []
+    for it in items:
+        if it is Ellipsis:
+            out.extend([slice(None)] * (a.ndim - consumed))
+        else:
+            out.append(it)
+    if not any(it is Ellipsis for it in items):
+        out.extend([slice(None)] * (a.ndim - consumed))
+    return out
+
+
+def lower_index(a, index):
+    """(view, indices, index_vector_dim, advanced positions, indexed shape,
+    update_window_dims) for scattering into a[index]."""
+    items = _items(a, index)
+    has_arrays = any(isinstance(it, np.ndarray) for it in items)
+    if not has_arrays:
+        view = a[tuple(items) + (Ellipsis,)]  # a 0-d view, never a scalar
+        return (view, np.zeros((0,), np.intp), 0, [], view.shape, list(range(view.ndim)))
+    basic, positions, arrays, pos = [], [], [], 0
+    for it in items:
+        if isinstance(it, (int, np.ndarray)):
+            basic.append(slice(None))
+            positions.append(pos)
+            arrays.append(np.asarray(it))
+        else:
+            basic.append(it)
+        pos += 1
+    view = a[tuple(basic)]
+    try:
+        arrays = np.broadcast_arrays(*arrays)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         "with shapes " + " ".join(str(np.shape(x)) for x in arrays)) from None
+    bshape = arrays[0].shape
+    rest = [d for d in range(view.ndim) if d not in positions]
+    adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
+    if adjacent:
+        p0 = positions[0]
+        shape = view.shape[:p0] + bshape + view.shape[positions[-1] + 1:]
+        window_dims = list(range(p0)) + list(range(p0 + len(bshape), len(shape)))
+    else:
+        shape = bshape + tuple(view.shape[d] for d in rest)
+        window_dims = list(range(len(bshape), len(shape)))
+    if len(arrays) == 1:
+        indices, ivd = arrays[0], len(bshape)
+    else:
+        indices, ivd = np.stack(arrays, axis=-1), len(bshape)
+    return view, indices, ivd, positions, shape, window_dims
+
+
+def ufunc_at(ufunc, a, indices, b=None):
+    """Performs unbuffered in place operation on operand `a` for elements
+    specified by `indices`, like numpy.ufunc.at."""
+    if ufunc.nout != 1:
+        raise ValueError("Only single output ufuncs supported at this time")
+    if ufunc.nin == 1 and b is not None:
+        raise ValueError("second operand provided when ufunc is unary")
+    if ufunc.nin == 2 and b is None:
+        raise ValueError("second operand needed for ufunc")
+    if ufunc.nin not in (1, 2):
+        raise ValueError("at is only supported for unary and binary ufuncs")
+    if not isinstance(a, np.ndarray):
+        raise TypeError("first operand must be a numpy.ndarray")
+    view, idx, ivd, positions, shape, window_dims = lower_index(a, indices)
+    if b is None:
+        upd = np.broadcast_to(np.zeros((), view.dtype), shape)
+    else:
+        b = np.asarray(b)
+        if np.may_share_memory(b, a):
+            b = b.copy()
+        try:
+            upd = np.broadcast_to(b, shape)
+        except ValueError:
+            raise ValueError("array is not broadcastable to correct shape") from None
+    if np.may_share_memory(idx, a):
+        idx = idx.copy()
+    _core._scatter([view], idx, [upd], window_dims, positions, [], [], positions, ivd,
+                   ufunc, "wrap_raise")

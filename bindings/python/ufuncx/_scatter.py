@@ -1,0 +1,40 @@
+"""ufuncx.scatter: StableHLO / XLA scatter with JAX-style bounds modes."""
+import numpy as np
+
+from . import _core
+
+_MODES = {"skip": "skip", "skip_window": "skip_window", "drop": "skip_window",
+          "fill": "skip_window", "clip": "clip", "raise": "raise"}
+
+
+def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_window_dims,
+            scatter_dims_to_operand_dims, index_vector_dim, input_batching_dims=(),
+            scatter_indices_batching_dims=(), combiner=None, indices_are_sorted=False,
+            unique_indices=False, mode="skip", plan="auto", return_plan=False):
+    """StableHLO `scatter`, functional: returns new arrays (a tuple when
+    `operands` is a tuple). `combiner` is a ufuncx ufunc (or its name) with
+    nin = 2N and nout = N, called as (current..., update...); None replaces.
+
+    mode: "skip" drops out-of-bounds update elements (the StableHLO spec),
+    "skip_window" drops a whole window with any element out (XLA/JAX "drop"),
+    "clip" clamps start indices so windows fit (JAX "clip"), "raise" raises
+    IndexError before any write.
+    """
+    single = not isinstance(operands, (tuple, list))
+    ops = [operands] if single else list(operands)
+    upds = [updates] if not isinstance(updates, (tuple, list)) else list(updates)
+    if mode not in _MODES:
+        raise ValueError(f"mode must be one of 'skip', 'skip_window', 'clip', 'raise' (got {mode!r})")
+    results = [np.array(o, copy=True, order="C") for o in ops]
+    idx = np.asarray(scatter_indices)
+    upds = [np.asarray(u) for u in upds]
+    if isinstance(combiner, str):
+        combiner = _core.get(combiner)
+    report = _core._scatter(results, idx, upds, list(update_window_dims),
+                            list(inserted_window_dims), list(input_batching_dims),
+                            list(scatter_indices_batching_dims), list(scatter_dims_to_operand_dims),
+                            int(index_vector_dim), combiner, _MODES[mode], bool(indices_are_sorted),
+                            bool(unique_indices), casting="unsafe" if combiner is not None else "same_kind",
+                            plan=plan)
+    out = results[0] if single else tuple(results)
+    return (out, report["plan"]) if return_plan else out

@@ -1,0 +1,150 @@
+"""ufunc.at against numpy's: every ufunc with nin 1 or 2 and nout 1, every
+index form, broadcasting of b, casting, strides, and errors before writes."""
+import numpy as np
+import pytest
+
+import ufuncx as ux
+from conftest import TABLE, assert_same, numpy_ufunc_names
+
+AT_UFUNCS = [n for n in numpy_ufunc_names() if getattr(np, n).nout == 1]
+
+
+def _dtypes_for(name):
+    types = [t for t in getattr(np, name).types if "O" not in t and "m" not in t and "M" not in t]
+    nin = getattr(np, name).nin
+    # Same-typed loops only: at writes the result back into a.
+    same = [t for t in types if len(set(t.replace("->", ""))) == 1]
+    chars = [t[0] for t in same if t[0] in "?bhiIlfdFD"]
+    return chars or [types[-1][0]]
+
+
+@pytest.mark.parametrize("name", AT_UFUNCS)
+def test_at_matches_numpy_for_every_ufunc(name, rng):
+    u, nu = getattr(ux, name), getattr(np, name)
+    ulp = TABLE[name].get("ulp", 0)
+    for ch in _dtypes_for(name):
+        dt = np.dtype(ch)
+        a = (rng.random(12) * 4 + 0.5).astype(dt) if dt.kind in "fc" else rng.integers(
+            1, 6, 12).astype(dt)
+        idx = rng.integers(-12, 12, 40)
+        if ulp:  # repeated transcendental steps compound their rounding: unique here
+            idx = rng.permutation(12) - 12 * (rng.random(12) < 0.5)
+        exp, got = a.copy(), a.copy()
+        n = idx.shape[0]
+        args = [] if nu.nin == 1 else [(rng.random(n) * 3 + 0.5).astype(dt) if dt.kind in "fc"
+                                       else rng.integers(0, 4, n).astype(dt)]
+        if name in ("left_shift", "right_shift", "power") and args:
+            args[0] = np.abs(args[0]) % 3
+        if name == "ldexp":  # exponents are integers: loop 'dl->d'
+            args[0] = rng.integers(-3, 4, n)
+        with np.errstate(all="ignore"):
+            nu.at(exp, idx, *args)
+            u.at(got, idx, *args)
+        assert_same(got, exp, ulp, f"{name}.at {dt}")
+
+
+INDEX_FORMS = [
+    (slice(None), None),
+    (slice(1, 5), None),
+    ([0, 1, 1, 2], None),
+    (np.array([[0, 1], [1, -1]]), None),
+    ((slice(None), [0, 0, 2]), None),
+    (([0, 1, 1], [2, 2, 0]), None),
+    (([0, 1], slice(None), [1, 1]), None),
+    ((Ellipsis, [1, 1]), None),
+    ((1, slice(None), [0, 1, 1]), None),
+    ((np.newaxis, [0, 0]), None),
+    (([[0], [1]], [0, 1, 2]), None),
+    ((slice(None), np.array([True, False, True, True])), None),
+    (np.array([[True, False, True, False]] * 3).reshape(3, 4, 1).repeat(2, 2)[..., 0], None),
+    ((2, 3, 1), None),
+    ((), None),
+]
+
+
+@pytest.mark.parametrize("index,_", INDEX_FORMS)
+@pytest.mark.parametrize("bshape", ["scalar", "full"])
+def test_index_forms(index, _, bshape, rng):
+    a = rng.random((3, 4, 2))
+    probe = np.zeros_like(a)
+    shape = probe[index].shape
+    b = 2.5 if bshape == "scalar" else rng.random(shape)
+    exp, got = a.copy(), a.copy()
+    np.add.at(exp, index, b)
+    ux.add.at(got, index, b)
+    assert_same(got, exp)
+    np.multiply.at(exp, index, b)
+    ux.multiply.at(got, index, b)
+    assert_same(got, exp)
+
+
+def test_b_broadcast_and_casting(rng):
+    a = np.zeros((4, 3), np.int32)
+    exp, got = a.copy(), a.copy()
+    np.add.at(exp, [0, 0, 3], [1.7, 2.2, 3.9])  # float b into int a: unsafe cast
+    ux.add.at(got, [0, 0, 3], [1.7, 2.2, 3.9])
+    assert_same(got, exp)
+    f = np.ones(6, np.float32)
+    exp, got = f.copy(), f.copy()
+    np.add.at(exp, [1, 1, 5], np.arange(3, dtype=np.int64))
+    ux.add.at(got, [1, 1, 5], np.arange(3, dtype=np.int64))
+    assert_same(got, exp)
+    h = np.ones(5, np.float16)
+    exp, got = h.copy(), h.copy()
+    np.add.at(exp, [0] * 50, np.float16(0.1))
+    ux.add.at(got, [0] * 50, np.float16(0.1))
+    assert_same(got, exp)
+
+
+def test_strided_and_negative_stride_targets(rng):
+    base = rng.random(40)
+    for view in (lambda x: x[::3], lambda x: x[::-2], lambda x: x.reshape(5, 8)[:, 1::3]):
+        exp, got = base.copy(), base.copy()
+        idx = rng.integers(0, view(exp).shape[0], 30)
+        np.add.at(view(exp), idx, 1.25)
+        ux.add.at(view(got), idx, 1.25)
+        assert_same(got, exp)
+
+
+def test_float_add_with_many_duplicates_is_bit_identical(rng):
+    for n, target in [(100000, 10), (200000, 3000), (300000, 2_000_000)]:
+        a = rng.random(target).astype(np.float32)
+        idx = rng.integers(0, target, n)
+        v = rng.standard_normal(n).astype(np.float32) * 1e3
+        exp, got = a.copy(), a.copy()
+        np.add.at(exp, idx, v)
+        ux.add.at(got, idx, v)
+        assert_same(got, exp)
+
+
+def test_errors_leave_target_unchanged():
+    a = np.arange(5.0)
+    before = a.copy()
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 5"):
+        ux.add.at(a, [0, 1, 7], 1.0)
+    with pytest.raises(IndexError, match="index -7 is out of bounds"):
+        ux.add.at(a, [0, -7], 1.0)
+    assert_same(a, before)
+    with pytest.raises(IndexError, match="only integers"):
+        ux.add.at(a, [1.5], 1.0)
+    with pytest.raises(IndexError, match="too many indices"):
+        ux.add.at(a, (0, 0), 1.0)
+    with pytest.raises(ValueError, match="second operand needed"):
+        ux.add.at(a, [0])
+    with pytest.raises(ValueError, match="second operand provided"):
+        ux.negative.at(a, [0], 1.0)
+    with pytest.raises(ValueError, match="Only single output"):
+        ux.divmod.at(a, [0], 1.0)
+    with pytest.raises(ValueError, match="not broadcastable"):
+        ux.add.at(a, [0, 1], [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="Integers to negative integer powers"):
+        ux.power.at(np.arange(3), [0], -1)
+    assert_same(a, before)
+
+
+def test_aliasing_b_and_a():
+    a = np.arange(6.0)
+    exp, got = a.copy(), a.copy()
+    np.add.at(exp, [5, 4, 3, 2, 1, 0], exp)
+    ux.add.at(got, [5, 4, 3, 2, 1, 0], got)
+    assert_same(got, exp)

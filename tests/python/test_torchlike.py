@@ -1,0 +1,133 @@
+"""ufuncx.torchlike against PyTorch (CPU) itself: values, dtypes and error
+classes; and the examples of the torch docs (seed 003)."""
+import numpy as np
+import pytest
+
+import ufuncx as ux
+from conftest import assert_same
+
+import torch  # noqa: E402  (the oracle; tools/test.sh installs torch==2.13.0)
+
+tl = ux.torchlike
+
+
+def T(a):
+    return torch.from_numpy(np.ascontiguousarray(a).copy())
+
+
+def test_docs_examples():
+    src = np.arange(1, 11).reshape(2, 5)
+    got = tl.scatter_(np.zeros((3, 5), src.dtype), 0, np.array([[0, 1, 2, 0]]), src)
+    assert_same(got, np.array([[1, 0, 0, 4, 0], [0, 2, 0, 0, 0], [0, 0, 3, 0, 0]]))
+    got = tl.scatter_(np.zeros((3, 5), src.dtype), 1, np.array([[0, 1, 2], [0, 1, 4]]), src)
+    assert_same(got, np.array([[1, 2, 3, 0, 0], [6, 7, 0, 0, 8], [0, 0, 0, 0, 0]]))
+    got = tl.scatter_(np.full((2, 4), 2.0), 1, np.array([[2], [3]]), 1.23, reduce="multiply")
+    assert_same(got, np.array([[2, 2, 2.46, 2], [2, 2, 2, 2.46]]))
+    got = tl.scatter_(np.full((2, 4), 2.0), 1, np.array([[2], [3]]), 1.23, reduce="add")
+    assert_same(got, np.array([[2, 2, 3.23, 2], [2, 2, 2, 3.23]]))
+    a = np.ones(3)
+    assert tl.scatter_(a, 0, np.zeros((0,), np.int64), np.ones(3)) is a  # empty index
+
+
+def random_case(rng, dtype, dim, unique=False):
+    self_ = (rng.standard_normal((4, 5, 3)) * 10).astype(dtype)
+    ishape = (3, 4, 2)
+    if unique:
+        index = np.argsort(rng.random((self_.shape[dim],) * 1 + (1,) * 0))[:ishape[dim]]
+        shape = [1, 1, 1]
+        shape[dim] = ishape[dim]
+        index = np.broadcast_to(index.reshape(shape), ishape).copy()
+    else:
+        index = rng.integers(0, self_.shape[dim], ishape)
+    src = (rng.standard_normal((4, 5, 3)) * 10).astype(dtype)
+    return self_, index.astype(np.int64), src
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+@pytest.mark.parametrize("dim", [0, 1, 2, -1])
+def test_scatter_family_matches_torch(dtype, dim, rng):
+    s, index, src = random_case(rng, dtype, dim % 3, unique=True)
+    assert_same(tl.scatter(s, dim, index, src), T(s).scatter_(dim, T(index), T(src)).numpy())
+    for reduce in ["add", "multiply"]:
+        assert_same(tl.scatter(s, dim, index, src, reduce=reduce),
+                    T(s).scatter_(dim, T(index), T(src), reduce=reduce).numpy())
+    s, index, src = random_case(rng, dtype, dim % 3)
+    exp = T(s).scatter_add_(dim, T(index), T(src)).numpy()
+    got = tl.scatter_add(s, dim, index, src)
+    if dtype.startswith("float"):
+        np.testing.assert_allclose(got, exp, rtol=1e-5 if dtype == "float32" else 1e-12)
+    else:
+        assert_same(got, exp)
+    for reduce in ["sum", "prod", "mean", "amax", "amin"]:
+        for include_self in [True, False]:
+            exp = T(s).scatter_reduce_(dim, T(index), T(src), reduce,
+                                       include_self=include_self).numpy()
+            got = tl.scatter_reduce(s, dim, index, src, reduce, include_self=include_self)
+            if dtype.startswith("float") and reduce in ("sum", "prod", "mean"):
+                np.testing.assert_allclose(got, exp, rtol=1e-5 if dtype == "float32" else 1e-12)
+            else:
+                assert_same(got, exp, what=f"{reduce} include_self={include_self}")
+
+
+def test_amax_amin_propagate_nan():
+    s = np.zeros(3)
+    src = np.array([np.nan, 1.0, 2.0])
+    idx = np.array([0, 0, 1])
+    for reduce in ["amax", "amin"]:
+        exp = T(s).scatter_reduce_(0, T(idx), T(src), reduce).numpy()
+        assert_same(tl.scatter_reduce(s, 0, idx, src, reduce), exp)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int64"])
+def test_index_add_and_index_put_match_torch(dtype, rng):
+    s = (rng.standard_normal((5, 4)) * 10).astype(dtype)
+    idx = np.array([0, 4, 0, 2])
+    source = (rng.standard_normal((4, 4)) * 10).astype(dtype)
+    exp = T(s).index_add_(0, T(idx), T(source), alpha=2).numpy()
+    assert_same(tl.index_add(s, 0, idx, source, alpha=2), exp)
+    src1 = (rng.standard_normal((5, 3)) * 10).astype(dtype)
+    exp = T(s).index_add_(1, T(np.array([3, 3, -1 + 4])), T(src1)).numpy()
+    assert_same(tl.index_add(s, 1, np.array([3, 3, 3]), src1), exp)
+    rows, cols = np.array([0, -1, 0]), np.array([1, 2, 1])
+    vals = (rng.standard_normal(3) * 10).astype(dtype)
+    exp = T(s).index_put_((T(rows), T(cols)), T(vals), accumulate=True).numpy()
+    assert_same(tl.index_put(s, (rows, cols), vals, accumulate=True), exp)
+    exp = T(s).index_put_((T(np.array([1, 3])),), T(np.full(4, 7).astype(dtype))).numpy()
+    assert_same(tl.index_put(s, (np.array([1, 3]),), np.full(4, 7).astype(dtype)), exp)
+    mask = s > 0
+    exp = T(s).index_put_((T(mask),), T(np.array(0).astype(dtype))).numpy()
+    assert_same(tl.index_put(s, (mask,), np.array(0).astype(dtype)), exp)
+
+
+def test_error_classes_match_torch():
+    s = np.zeros((3, 4))
+    cases = [
+        lambda m, x: m(x, 0, np.array([[5]]), np.ones((1, 1))),       # index out of range
+        lambda m, x: m(x, 0, np.array([[-1]]), np.ones((1, 1))),      # negative index
+        lambda m, x: m(x, 0, np.array([[0.0]]), np.ones((1, 1))),     # index dtype
+        lambda m, x: m(x, 1, np.zeros((4, 1), np.int64), np.ones((4, 1))),  # index too big
+        lambda m, x: m(x, 0, np.array([0]), np.ones(1)),              # rank mismatch
+        lambda m, x: m(x, 0, np.array([[0]]), np.ones((1, 1), np.float32)),  # dtype mismatch
+    ]
+    for case in cases:
+        with pytest.raises(Exception) as theirs:
+            case(lambda x, *a: x.scatter_(*[T(v) if isinstance(v, np.ndarray) else v for v in a]),
+                 T(s))
+        before = s.copy()
+        with pytest.raises(type(theirs.value)):
+            case(tl.scatter_, s)
+        assert_same(s, before)
+    with pytest.raises(RuntimeError):
+        tl.scatter_(s, 0, np.array([[0]]), np.ones((1, 1)), reduce="max")
+    with pytest.raises(RuntimeError, match="index 7 is out of bounds for dimension 0 with size 3"):
+        tl.index_add_(s, 0, np.array([7]), np.ones((1, 4)))
+    with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 0 with size 3"):
+        tl.index_put_(s, (np.array([3]),), np.array(1.0))
+    with pytest.raises(RuntimeError, match="index 5 is out of bounds for dimension 0 with size 3"):
+        tl.scatter_(s, 0, np.array([[5]]), np.ones((1, 1)))
+    assert not s.any()
+    # int32 indices are accepted, as by torch 2.x
+    assert_same(tl.scatter(s, 0, np.array([[2]], np.int32), np.ones((1, 1))),
+                T(s).scatter_(0, T(np.array([[2]], np.int32)), T(np.ones((1, 1)))).numpy())
+    with pytest.raises(RuntimeError):
+        tl.index_put_(s, (np.array([0]),), np.array(1, np.int64))
