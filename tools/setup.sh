@@ -5,8 +5,6 @@ set -euo pipefail
 
 UFX_APT_PACKAGES=(g++ libhwy-dev libeigen3-dev libgtest-dev libbenchmark-dev)
 UFX_PIP_PACKAGES=(numpy pytest hypothesis pybind11 scikit-build-core cmake ninja)
-# Test oracles: torch 2.13.0 is the CPU build that lies on disk (any other
-# spec downloads CUDA wheels); JAX runs on the CPU.
 
 PYTHON=${PYTHON:-python3}
 
@@ -32,6 +30,8 @@ ufx_install_deps() {
   fi
 }
 
+# Test oracles: torch 2.13.0 is the CPU build that lies on disk (any other
+# spec downloads CUDA wheels); JAX runs on the CPU.
 ufx_install_oracles() {
   local missing=()
   "$PYTHON" -c "import torch" >/dev/null 2>&1 || missing+=(torch==2.13.0)
