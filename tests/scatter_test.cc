@@ -462,3 +462,35 @@ TEST(Scatter, UnaryCombinerInitAndMean) {
 
 }  // namespace
 }  // namespace ufuncx
+
+namespace ufuncx {
+namespace {
+
+// Found by the fuzz target: clipping into an operand dim of size 0 must
+// write nothing (there is no position to clamp to), and raise must raise.
+TEST(Scatter, ClipIntoZeroSizeDimWritesNothing) {
+  Array op(DType::kInt32, {0, 3});
+  Array idx(DType::kInt64, {2, 1});
+  idx.typed<int64_t>()[0] = 0;
+  idx.typed<int64_t>()[1] = -1;
+  Array upd(DType::kInt32, {2, 3});
+  ScatterRequest r;
+  r.operands = {op.view()};
+  r.indices = idx.view();
+  r.updates = {upd.view()};
+  r.dims.update_window_dims = {1};
+  r.dims.inserted_window_dims = {0};
+  r.dims.scatter_dims_to_operand_dims = {0};
+  r.dims.index_vector_dim = 1;
+  r.combiner = &GetUfunc("add");
+  for (Bounds b : {Bounds::kClip, Bounds::kSkipElement, Bounds::kSkipWindow}) {
+    r.bounds = b;
+    const ScatterReport rep = Scatter(r);
+    EXPECT_EQ(rep.updates_applied, 0);
+  }
+  r.bounds = Bounds::kRaise;
+  EXPECT_THROW(Scatter(r), IndexError);
+}
+
+}  // namespace
+}  // namespace ufuncx

@@ -143,6 +143,11 @@ class Walker {
       const int64_t size = c_.operand_shape[d], ext = c_.window_extent[d];
       const bool in = fs[d] >= 0 && fs[d] <= size - ext;
       if (in) continue;
+      // A zero-size dim has no position at all: nothing to clip to.
+      if (size < ext && r_.bounds != Bounds::kRaise && r_.bounds != Bounds::kWrapThenRaise &&
+          r_.bounds != Bounds::kUnchecked) {
+        return false;
+      }
       switch (r_.bounds) {
         case Bounds::kUnchecked:
           break;
