@@ -9,6 +9,7 @@
 
 #include "convert.h"
 #include "ufuncx/error.h"
+#include "ufuncx/frontends.h"
 #include "ufuncx/registry.h"
 #include "ufuncx/scatter.h"
 
@@ -333,6 +334,8 @@ void RegisterErrors(pyb::module_& m) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const ufuncx::OverflowError& e) {
       PyErr_SetString(PyExc_OverflowError, e.what());
+    } catch (const ufuncx::RuntimeError& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
     } catch (const ufuncx::NotImplementedError& e) {
       PyErr_SetString(PyExc_NotImplementedError, e.what());
     }
@@ -374,6 +377,45 @@ PYBIND11_MODULE(_core, m) {
         pyb::arg("finalize") = "none", pyb::arg("casting") = "unsafe",
         pyb::arg("plan") = "auto",
         "The scatter planner, in place on numpy arrays; returns which plan ran.");
+  using torchlike::Reduce;
+  m.def("_torch_scatter_reduce", [](pyb::handle self, int64_t dim, pyb::handle index,
+                                    pyb::handle src, const std::string& reduce, bool include_self) {
+        static const std::pair<const char*, Reduce> kReduce[] = {
+            {"none", Reduce::kNone}, {"add", Reduce::kAdd}, {"multiply", Reduce::kMultiply},
+            {"sum", Reduce::kSum}, {"prod", Reduce::kProd}, {"mean", Reduce::kMean},
+            {"amax", Reduce::kAmax}, {"amin", Reduce::kAmin}};
+        Reduce r = Reduce::kNone;
+        for (const auto& [n, v] : kReduce) {
+          if (reduce == n) r = v;
+        }
+        const ArrayView s = TargetView(self, "self"), i = InputView(index, "index"),
+                        u = InputView(src, "src");
+        pyb::gil_scoped_release release;
+        torchlike::ScatterReduce(s, dim, i, u, r, include_self);
+      });
+  m.def("_torch_index_add", [](pyb::handle self, int64_t dim, pyb::handle index,
+                               pyb::handle source) {
+        const ArrayView s = TargetView(self, "self"), i = InputView(index, "index"),
+                        u = InputView(source, "source");
+        pyb::gil_scoped_release release;
+        torchlike::IndexAdd(s, dim, i, u);
+      });
+  m.def("_torch_index_put", [](pyb::handle self, pyb::list indices, pyb::handle values,
+                               bool accumulate) {
+        std::vector<ArrayView> idx;
+        for (auto i : indices) idx.push_back(InputView(i, "index"));
+        const ArrayView s = TargetView(self, "self"), v = InputView(values, "values");
+        pyb::gil_scoped_release release;
+        torchlike::IndexPut(s, idx, v, accumulate);
+      });
+  m.def("_asctile_scatter", [](pyb::handle src, int64_t dim, pyb::handle index, pyb::handle dst,
+                               std::vector<int64_t> offsets, bool check_bounds,
+                               std::optional<int64_t> num_indices) {
+        const ArrayView s = InputView(src, "src"), i = InputView(index, "index"),
+                        d = TargetView(dst, "dst");
+        pyb::gil_scoped_release release;
+        asctile::Scatter(s, dim, i, d, offsets, check_bounds, num_indices);
+      });
   m.def("get", [](const std::string& name) {
         const Ufunc& u = GetUfunc(name);
         pyb::object o = pyb::cast(PyUfunc(&u));

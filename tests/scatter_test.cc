@@ -494,3 +494,56 @@ TEST(Scatter, ClipIntoZeroSizeDimWritesNothing) {
 
 }  // namespace
 }  // namespace ufuncx
+
+#include "ufuncx/frontends.h"
+
+namespace ufuncx {
+namespace {
+
+TEST(FrontEnds, AtTorchlikeAsctile) {
+  // add.at(a, [0, 2, 2, -1], 1.5)
+  Array a = Array::Zeros(DType::kFloat64, {4});
+  Array idx(DType::kInt64, {4});
+  const int64_t iv[] = {0, 2, 2, -1};
+  std::copy(iv, iv + 4, idx.typed<int64_t>());
+  Array b(DType::kFloat64, {});
+  *b.typed<double>() = 1.5;
+  const ArrayView ix[] = {idx.view()};
+  At(GetUfunc("add"), a.view(), ix, &b.view());
+  const double want[] = {1.5, 0, 3.0, 1.5};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(a.typed<double>()[i], want[i]);
+  idx.typed<int64_t>()[1] = 9;
+  EXPECT_THROW(At(GetUfunc("add"), a.view(), ix, &b.view()), IndexError);
+  EXPECT_EQ(a.typed<double>()[0], 1.5);  // nothing written
+  EXPECT_THROW(At(GetUfunc("add"), a.view(), ix, nullptr), ValueError);
+
+  // torch docs: zeros(3, 5).scatter_(0, [[0, 1, 2, 0]], arange(1, 11).reshape(2, 5))
+  Array self = Array::Zeros(DType::kInt64, {3, 5});
+  Array src(DType::kInt64, {2, 5});
+  for (int i = 0; i < 10; ++i) src.typed<int64_t>()[i] = i + 1;
+  Array tidx(DType::kInt64, {1, 4});
+  const int64_t tv[] = {0, 1, 2, 0};
+  std::copy(tv, tv + 4, tidx.typed<int64_t>());
+  torchlike::ScatterReduce(self.view(), 0, tidx.view(), src.view(), torchlike::Reduce::kNone);
+  const int64_t expect[] = {1, 0, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 0};
+  for (int i = 0; i < 15; ++i) EXPECT_EQ(self.typed<int64_t>()[i], expect[i]);
+  tidx.typed<int64_t>()[0] = -1;
+  EXPECT_THROW(torchlike::ScatterReduce(self.view(), 0, tidx.view(), src.view(),
+                                        torchlike::Reduce::kAdd),
+               RuntimeError);
+
+  // asctile: every other row of a [8, 2] dst
+  Array dst = Array::Zeros(DType::kInt32, {8, 2});
+  Array rows(DType::kInt32, {4, 2});
+  for (int i = 0; i < 8; ++i) rows.typed<int32_t>()[i] = i / 2 + 1;
+  Array ridx(DType::kInt16, {4});
+  for (int i = 0; i < 4; ++i) ridx.typed<int16_t>()[i] = static_cast<int16_t>(2 * i);
+  const int64_t off[] = {0};
+  asctile::Scatter(rows.view(), 0, ridx.view(), dst.view(), off);
+  for (int r = 0; r < 8; ++r) EXPECT_EQ(dst.typed<int32_t>()[2 * r], r % 2 ? 0 : r / 2 + 1);
+  EXPECT_THROW(asctile::Scatter(rows.view(), 1, ridx.view(), dst.view(), std::vector<int64_t>{0, 0}),
+               NotImplementedError);
+}
+
+}  // namespace
+}  // namespace ufuncx

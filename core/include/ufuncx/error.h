@@ -28,6 +28,11 @@ class OverflowError : public Error {
  public:
   using Error::Error;
 };
+// PyTorch's error class for shape and dtype checks (torch-style front ends).
+class RuntimeError : public Error {
+ public:
+  using Error::Error;
+};
 class NotImplementedError : public Error {
  public:
   using Error::Error;

@@ -1,0 +1,378 @@
+// Thin front ends: each translates its API's arguments into one
+// ScatterRequest (StableHLO terms) and calls Scatter().
+#include "ufuncx/frontends.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "iterator.h"
+#include "ufuncx/error.h"
+#include "ufuncx/registry.h"
+#include "ufuncx/scalar.h"
+
+namespace ufuncx {
+namespace {
+
+std::string List(const Shape& s) {
+  std::string r = "[";
+  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
+  return r + "]";
+}
+
+ArrayView Broadcast(const ArrayView& v, const Shape& shape) {
+  ArrayView out = v;
+  out.strides = internal::BroadcastStrides(v, shape);
+  out.shape = shape;
+  return out;
+}
+
+// Leading-dims integer-array indexing lowered to StableHLO: the index arrays
+// broadcast to B and are stacked (one array needs no stacking).
+struct Lowered {
+  Array stacked;
+  ArrayView indices;
+  int64_t ivd;
+  std::vector<int64_t> positions, window_dims;
+  Shape indexed_shape;
+};
+
+Lowered LowerLeading(const ArrayView& a, std::span<const ArrayView> indices) {
+  if (indices.empty() || static_cast<int>(indices.size()) > a.ndim()) {
+    throw IndexError("too many indices for array: array is " + std::to_string(a.ndim()) +
+                     "-dimensional, but " + std::to_string(indices.size()) + " were indexed");
+  }
+  std::vector<const Shape*> shapes;
+  for (const ArrayView& i : indices) {
+    if (!IsInteger(i.dtype)) {
+      throw IndexError("arrays used as indices must be of integer (or boolean) type");
+    }
+    shapes.push_back(&i.shape);
+  }
+  Lowered l;
+  const Shape b = internal::BroadcastShapes(shapes);
+  const int64_t k = static_cast<int64_t>(indices.size());
+  for (int64_t d = 0; d < k; ++d) l.positions.push_back(d);
+  l.indexed_shape = b;
+  for (int64_t d = k; d < a.ndim(); ++d) {
+    l.window_dims.push_back(static_cast<int64_t>(l.indexed_shape.size()));
+    l.indexed_shape.push_back(a.shape[d]);
+  }
+  l.ivd = static_cast<int64_t>(b.size());
+  if (k == 1) {
+    l.indices = Broadcast(indices[0], b);
+  } else {
+    Shape s = b;
+    s.push_back(k);
+    l.stacked = Array(DType::kInt64, s);
+    for (int64_t j = 0; j < k; ++j) {
+      ArrayView col{l.stacked.data() + j * 8, DType::kInt64, b, {}};
+      col.strides = ContiguousStrides(b, static_cast<size_t>(8 * k));
+      CopyInto(col, Broadcast(indices[j], b));
+    }
+    l.indices = l.stacked.view();
+  }
+  return l;
+}
+
+int64_t WrapDim(int64_t dim, int ndim) {
+  const int64_t n = std::max(ndim, 1);
+  if (dim < -n || dim >= n) {
+    throw IndexError("Dimension out of range (expected to be in range of [" + std::to_string(-n) +
+                     ", " + std::to_string(n - 1) + "], but got " + std::to_string(dim) + ")");
+  }
+  return dim < 0 ? dim + n : dim;
+}
+
+// Re-raise the planner's IndexError with torch's class and wording.
+template <class F>
+void AsTorchError(int64_t dim, const Shape& shape, F&& f) {
+  try {
+    f();
+  } catch (const IndexError& e) {
+    std::string m = e.what();
+    const std::string bad = m.substr(6, m.find(" is out of bounds") - 6);
+    throw RuntimeError("index " + bad + " is out of bounds for dimension " + std::to_string(dim) +
+                       " with size " + std::to_string(shape[dim]));
+  }
+}
+
+}  // namespace
+
+ScatterReport At(const Ufunc& u, const ArrayView& a, std::span<const ArrayView> indices,
+                 const ArrayView* b) {
+  if (u.nout() != 1) throw ValueError("Only single output ufuncs supported at this time");
+  if (u.nin() == 1 && b) throw ValueError("second operand provided when ufunc is unary");
+  if (u.nin() == 2 && !b) throw ValueError("second operand needed for ufunc");
+  Lowered l = LowerLeading(a, indices);
+  ScatterRequest r;
+  r.operands = {a};
+  r.indices = l.indices;
+  Array dummy;
+  if (b) {
+    try {
+      r.updates = {Broadcast(*b, l.indexed_shape)};
+    } catch (const ValueError&) {
+      throw ValueError("array is not broadcastable to correct shape");
+    }
+  } else {
+    dummy = Array::Zeros(a.dtype, {});
+    r.updates = {Broadcast(dummy.view(), l.indexed_shape)};
+  }
+  r.dims.update_window_dims = l.window_dims;
+  r.dims.inserted_window_dims = l.positions;
+  r.dims.scatter_dims_to_operand_dims = l.positions;
+  r.dims.index_vector_dim = l.ivd;
+  r.combiner = &u;
+  r.bounds = Bounds::kWrapThenRaise;
+  return Scatter(r);
+}
+
+namespace torchlike {
+
+void ScatterReduce(const ArrayView& self, int64_t dim, const ArrayView& index,
+                   const ArrayView& src, Reduce reduce, bool include_self) {
+  const char* name = reduce == Reduce::kNone || reduce == Reduce::kMultiply ? "scatter"
+                     : reduce == Reduce::kAdd                               ? "scatter_add"
+                                                                            : "scatter_reduce";
+  if (index.dtype != DType::kInt64 && index.dtype != DType::kInt32) {
+    throw RuntimeError(std::string(name) + "(): Expected dtype int32/int64 for index");
+  }
+  dim = WrapDim(dim, self.ndim());
+  if (index.size() == 0) return;
+  if (index.ndim() != self.ndim()) {
+    throw RuntimeError("Index tensor must have the same number of dimensions as self tensor");
+  }
+  if (src.ndim() != index.ndim()) {
+    throw RuntimeError("Index tensor must have the same number of dimensions as src tensor");
+  }
+  for (int d = 0; d < index.ndim(); ++d) {
+    if (index.shape[d] > src.shape[d] || (d != dim && index.shape[d] > self.shape[d])) {
+      throw RuntimeError("Expected index " + List(index.shape) + " to be no larger than self " +
+                         List(self.shape) + " apart from dimension " + std::to_string(dim) +
+                         " and to be no larger size than src " + List(src.shape));
+    }
+  }
+  if (src.dtype != self.dtype) {
+    throw RuntimeError(std::string(name) + "(): Expected self.dtype to be equal to src.dtype");
+  }
+  // Batching dims are every dim but `dim`; self and src are viewed at
+  // index's extent there, so nothing is copied.
+  ArrayView view = self, upd = src;
+  upd.shape = index.shape;
+  std::vector<int64_t> batch;
+  for (int d = 0; d < self.ndim(); ++d) {
+    if (d == dim) continue;
+    view.shape[d] = index.shape[d];
+    batch.push_back(d);
+  }
+  ScatterRequest r;
+  r.operands = {view};
+  r.indices = index;
+  r.updates = {upd};
+  r.dims.inserted_window_dims = {dim};
+  r.dims.scatter_dims_to_operand_dims = {dim};
+  r.dims.input_batching_dims = batch;
+  r.dims.scatter_indices_batching_dims = batch;
+  r.dims.index_vector_dim = index.ndim();
+  r.bounds = Bounds::kRaise;
+  r.casting = Casting::kNo;
+  const char* combiner = nullptr;
+  switch (reduce) {
+    case Reduce::kNone: break;
+    case Reduce::kAdd: case Reduce::kSum: case Reduce::kMean: combiner = "add"; break;
+    case Reduce::kMultiply: case Reduce::kProd: combiner = "multiply"; break;
+    case Reduce::kAmax: combiner = "maximum"; break;
+    case Reduce::kAmin: combiner = "minimum"; break;
+  }
+  r.combiner = combiner ? &GetUfunc(combiner) : nullptr;
+  Array init;
+  if (!include_self && reduce >= Reduce::kSum) {
+    init = Array::Zeros(self.dtype, {});
+    const double lowest = -std::numeric_limits<double>::infinity();
+    VisitDType(self.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T v{};
+      if (reduce == Reduce::kProd) v = Convert<T>(1.0);
+      if (reduce == Reduce::kAmax || reduce == Reduce::kAmin) {
+        const bool max = reduce == Reduce::kAmax;
+        if constexpr (kIsInt<T>) v = max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+        else if constexpr (std::is_same_v<T, bool>) v = !max;
+        else v = Convert<T>(max ? lowest : -lowest);
+      }
+      StoreElem(init.data(), v);
+      return 0;
+    });
+    r.init = Init::kValueAtHits;
+    r.init_values = {init.view()};
+  }
+  if (reduce == Reduce::kMean) r.finalize = Finalize::kMean;
+  AsTorchError(dim, self.shape, [&] { Scatter(r); });
+}
+
+void IndexAdd(const ArrayView& self, int64_t dim, const ArrayView& index,
+              const ArrayView& source) {
+  if (index.dtype != DType::kInt64 && index.dtype != DType::kInt32) {
+    throw RuntimeError("index_add_(): Expected dtype int32/int64 for index");
+  }
+  if (index.ndim() > 1) throw IndexError("index_add_(): Index is supposed to be a vector");
+  dim = WrapDim(dim, self.ndim());
+  const int64_t n = index.size();
+  const int64_t src_dim = source.ndim() ? source.shape[dim] : 1;
+  if (n != src_dim) {
+    throw IndexError("index_add_(): Number of indices (" + std::to_string(n) +
+                     ") should be equal to source.size(dim) (" + std::to_string(src_dim) + ")");
+  }
+  bool same = source.ndim() == self.ndim();
+  for (int d = 0; same && d < self.ndim(); ++d) same = d == dim || source.shape[d] == self.shape[d];
+  if (!same) {
+    throw RuntimeError("index_add_(): Source/destination tensor must have same slice shapes. "
+                       "Destination slice shape: " + List(self.shape) + " at dimension " +
+                       std::to_string(dim) + " and source slice shape: " + List(source.shape) +
+                       " at dimension " + std::to_string(dim) + ".");
+  }
+  if (source.dtype != self.dtype) {
+    throw RuntimeError(std::string("index_add_(): self (") + Name(self.dtype) + ") and source (" +
+                       Name(source.dtype) + ") must have the same scalar type");
+  }
+  ArrayView idx = index;
+  if (idx.ndim() == 0) {
+    idx.shape = {1};
+    idx.strides = {0};
+  }
+  std::vector<int64_t> window;
+  for (int d = 0; d < self.ndim(); ++d) {
+    if (d != dim) window.push_back(d);
+  }
+  ScatterRequest r;
+  r.operands = {self};
+  r.indices = idx;
+  r.updates = {source};
+  r.dims.update_window_dims = window;
+  r.dims.inserted_window_dims = {dim};
+  r.dims.scatter_dims_to_operand_dims = {dim};
+  r.dims.index_vector_dim = 1;
+  r.combiner = &GetUfunc("add");
+  r.bounds = Bounds::kRaise;
+  r.casting = Casting::kNo;
+  AsTorchError(dim, self.shape, [&] { Scatter(r); });
+}
+
+void IndexPut(const ArrayView& self, std::span<const ArrayView> indices, const ArrayView& values,
+              bool accumulate) {
+  if (values.dtype != self.dtype) {
+    throw RuntimeError(std::string("Index put requires the source and destination dtypes match, "
+                                   "got ") + Name(self.dtype) + " for the destination and " +
+                       Name(values.dtype) + " for the source.");
+  }
+  Lowered l = LowerLeading(self, indices);
+  ScatterRequest r;
+  r.operands = {self};
+  r.indices = l.indices;
+  try {
+    r.updates = {Broadcast(values, l.indexed_shape)};
+  } catch (const ValueError&) {
+    throw RuntimeError("shape mismatch: value tensor of shape " + List(values.shape) +
+                       " cannot be broadcast to indexing result of shape " +
+                       List(l.indexed_shape));
+  }
+  r.dims.update_window_dims = l.window_dims;
+  r.dims.inserted_window_dims = l.positions;
+  r.dims.scatter_dims_to_operand_dims = l.positions;
+  r.dims.index_vector_dim = l.ivd;
+  r.combiner = accumulate ? &GetUfunc("add") : nullptr;
+  r.bounds = Bounds::kWrapThenRaise;
+  try {
+    Scatter(r);
+  } catch (const IndexError& e) {
+    std::string m = e.what();
+    const auto p = m.find(" for axis ");
+    if (p != std::string::npos) m.replace(p, 10, " for dimension ");
+    throw IndexError(m);
+  }
+}
+
+}  // namespace torchlike
+
+namespace asctile {
+
+void Scatter(const ArrayView& src, int64_t dim, const ArrayView& index, const ArrayView& dst,
+             std::span<const int64_t> offsets, bool check_bounds,
+             std::optional<int64_t> num_indices) {
+  const int rank = dst.ndim();
+  if (!IsInteger(index.dtype)) {
+    throw RuntimeError(std::string("index must have an integer dtype, got ") + Name(index.dtype));
+  }
+  if (dim < 0 || dim >= rank) {
+    throw ValueError("dim " + std::to_string(dim) + " is out of range for dst of rank " +
+                     std::to_string(rank));
+  }
+  if (dim == rank - 1) {
+    throw NotImplementedError("scatter along the last dimension of dst is not supported");
+  }
+  if (static_cast<int64_t>(offsets.size()) != dim + 1) {
+    throw ValueError("offsets must contain dim + 1 = " + std::to_string(dim + 1) +
+                     " values, got " + std::to_string(offsets.size()));
+  }
+  if (index.ndim() != 1) {
+    throw ValueError("index must be rank 1, got rank " + std::to_string(index.ndim()));
+  }
+  if (src.ndim() != rank - dim) {
+    throw ValueError("src must have rank " + std::to_string(rank - dim) +
+                     " (one row per index), got " + std::to_string(src.ndim()));
+  }
+  if (src.dtype != dst.dtype) {
+    throw ValueError(std::string("src and dst must have the same dtype, got ") +
+                     Name(src.dtype) + " and " + Name(dst.dtype));
+  }
+  const int64_t n = num_indices.value_or(index.shape[0]);
+  if (n < 0 || n > index.shape[0] || n > src.shape[0]) {
+    throw ValueError("num_indices " + std::to_string(n) + " exceeds the index (" +
+                     std::to_string(index.shape[0]) + ") or src (" +
+                     std::to_string(src.shape[0]) + ") length");
+  }
+  for (int k = 1; k < src.ndim(); ++k) {
+    if (src.shape[k] > dst.shape[dim + k]) {
+      throw ValueError("src rows of shape " + List(Shape(src.shape.begin() + 1, src.shape.end())) +
+                       " do not fit dst dims " +
+                       List(Shape(dst.shape.begin() + dim + 1, dst.shape.end())));
+    }
+  }
+  // dst at the leading offsets, as a view of rank - dim dims.
+  ArrayView view = dst;
+  for (int64_t d = 0; d < dim; ++d) {
+    if (offsets[d] < 0 || offsets[d] >= dst.shape[d]) {
+      if (check_bounds) return;
+      throw IndexError("offset " + std::to_string(offsets[d]) + " is out of bounds for axis " +
+                       std::to_string(d) + " with size " + std::to_string(dst.shape[d]));
+    }
+    view.data += offsets[d] * dst.strides[d];
+  }
+  view.shape.erase(view.shape.begin(), view.shape.begin() + dim);
+  view.strides.erase(view.strides.begin(), view.strides.begin() + dim);
+  // Row positions: index + offsets[dim] (a small int64 copy of the index).
+  Array rows(DType::kInt64, {n});
+  ArrayView head = index;
+  head.shape = {n};
+  CopyInto(rows.view(), head);
+  for (int64_t i = 0; i < n; ++i) rows.typed<int64_t>()[i] += offsets[dim];
+  ArrayView upd = src;
+  upd.shape[0] = n;
+  std::vector<int64_t> window;
+  for (int k = 1; k < src.ndim(); ++k) window.push_back(k);
+  ScatterRequest r;
+  r.operands = {view};
+  r.indices = rows.view();
+  r.updates = {upd};
+  r.dims.update_window_dims = window;
+  r.dims.inserted_window_dims = {0};
+  r.dims.scatter_dims_to_operand_dims = {0};
+  r.dims.index_vector_dim = 1;
+  r.bounds = check_bounds ? Bounds::kSkipWindow : Bounds::kRaise;
+  r.casting = Casting::kNo;
+  ufuncx::Scatter(r);
+}
+
+}  // namespace asctile
+}  // namespace ufuncx
