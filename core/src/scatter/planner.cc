@@ -158,7 +158,8 @@ class Walker {
           break;
         case Bounds::kRaise:
         case Bounds::kWrapThenRaise: {
-          const int64_t bad = fs[d] < 0 ? fs[d] : fs[d] + ext - 1;
+          // The first out-of-range position (no overflow for huge starts).
+          const int64_t bad = fs[d] < 0 || fs[d] >= size ? fs[d] : fs[d] + ext - 1;
           throw IndexError("index " + std::to_string(bad) + " is out of bounds for axis " +
                            std::to_string(d) + " with size " + std::to_string(size));
         }
