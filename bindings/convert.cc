@@ -97,6 +97,13 @@ Operand ToOperand(pyb::handle obj, const char* ufunc_name) {
       return op;
     }
   }
+  if (PyArray_Check(o)) {
+    auto a = reinterpret_cast<PyArrayObject*>(o);
+    if (PyArray_ISNBO(PyArray_DESCR(a)->byteorder) && FromTypeNum(PyArray_TYPE(a))) {
+      op.array = pyb::reinterpret_borrow<pyb::object>(obj);  // the common, free case
+      return op;
+    }
+  }
   PyObject* arr = PyArray_FromAny(o, nullptr, 0, 0, 0, nullptr);
   if (!arr) ThrowPy();
   auto a = reinterpret_cast<PyArrayObject*>(arr);

@@ -181,9 +181,53 @@ CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,
   return plan;
 }
 
+// One loop call over the whole result when no iteration is needed: every
+// output C-contiguous with the result's shape, every input either the same
+// or a single element (step 0), no casts, no mask, no partial overlap. This
+// is the common case and keeps small calls cheap.
+bool Ufunc::TryDirect(const CallPlan& plan, std::span<const ArrayView> inputs,
+                      std::span<const ArrayView> outputs, const CallOptions& opt) const {
+  if (opt.where) return false;
+  const Loop& loop = *plan.loop;
+  const int nargs_ = nargs();
+  char* args[8];
+  int64_t steps[8];
+  if (nargs_ > 8) return false;
+  int64_t n = 1;
+  for (int64_t d : plan.shape) n *= d;
+  for (int k = 0; k < nargs_; ++k) {
+    const ArrayView& v = k < nin_ ? inputs[k] : outputs[k - nin_];
+    if (v.dtype != loop.types[k]) return false;
+    const int64_t item = static_cast<int64_t>(ItemSize(v.dtype));
+    if (k < nin_ && v.size() == 1) {
+      steps[k] = 0;
+    } else if (v.shape == plan.shape && v.IsCContiguous()) {
+      steps[k] = item;
+    } else {
+      return false;
+    }
+    args[k] = v.data;
+  }
+  for (int i = 0; i < nin_; ++i) {
+    for (const ArrayView& o : outputs) {
+      if (MayShareMemory(inputs[i], o) && !(steps[i] != 0 && inputs[i].data == o.data)) {
+        return false;
+      }
+    }
+  }
+  if (n == 0) return true;
+  bool contig = loop.slots.contig != nullptr;
+  for (int k = nin_; k < nargs_ && contig; ++k) contig = steps[k] != 0;
+  const LoopContext ctx{name_.c_str()};
+  const int status = (contig ? loop.slots.contig : loop.slots.strided)(ctx, args, &n, steps, nullptr);
+  if (status != 0) ThrowLoopStatus(status, *this);
+  return true;
+}
+
 void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
                     std::span<const ArrayView> outputs,
                     const CallOptions& opt) const {
+  if (TryDirect(plan, inputs, outputs, opt)) return;
   const Loop& loop = *plan.loop;
   const int nargs_ = nargs();
   // Inputs that overlap an output are copied first, unless they are the

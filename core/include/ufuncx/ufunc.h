@@ -85,6 +85,9 @@ class Ufunc {
                 const CallOptions& options = {}) const;
 
  private:
+  bool TryDirect(const CallPlan& plan, std::span<const ArrayView> inputs,
+                 std::span<const ArrayView> outputs, const CallOptions& options) const;
+
   std::string name_;
   int nin_, nout_;
   Identity identity_;
