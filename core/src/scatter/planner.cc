@@ -60,8 +60,8 @@ class Walker {
     skipped_ = 0;
     const int nr = static_cast<int>(c_.row_shape.size());
     std::vector<int64_t> row(nr, 0), fs(rank_), lo(nw_), hi(nw_), w(nw_);
-    std::vector<int64_t> op_off(n_);
-    std::vector<char*> upd(n_);
+    std::vector<int64_t> op_off(n_), base(n_);
+    std::vector<char*> upd(n_), ubase(n_);
     for (int64_t r = 0; r < c_.num_rows; ++r) {
       if (r > 0) {
         for (int k = nr - 1; k >= 0; --k) {
@@ -79,8 +79,6 @@ class Walker {
       // Row origins.
       int64_t elem0 = 0;
       for (int d = 0; d < rank_; ++d) elem0 += fs[d] * c_.operand_cstrides[d];
-      std::vector<int64_t> base(n_);
-      std::vector<char*> ubase(n_);
       for (int k = 0; k < n_; ++k) {
         base[k] = 0;
         for (int d = 0; d < rank_; ++d) base[k] += fs[d] * r_.operands[k].strides[d];
