@@ -360,6 +360,119 @@ void RunElement(const ScatterRequest& r, const Loop* loop, Walker& walker) {
   flush();
 }
 
+// The common element scatter - one index per update along one operand dim
+// (np.add.at(a, idx, v), index_add_ of scalars, 1-D scatter_add_) - without
+// the general walker: a typed pass over the indices that validates (raise
+// policies) before any write, then batches of byte offsets straight into the
+// indexed loop. Returns false when the request is not of that shape.
+template <class I>
+bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
+                      int64_t* skipped) {
+  const ArrayView& op = r.operands[0];
+  const int d = c.start_operand_dim[0];
+  const int64_t size = c.operand_shape[d], stride = op.strides[d];
+  const int64_t n = c.num_rows;
+  const int64_t istep = r.indices.strides[c.row_index_dims[0]];
+  const char* ip = r.indices.data;
+  const int64_t ustep = c.row_update_strides[0][0];
+  char* up = r.updates[0].data;
+  const bool raise = r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise;
+  const bool wrap = r.bounds == Bounds::kWrapThenRaise;
+  auto read = [&](int64_t i) -> int64_t {
+    const I v = LoadElem<I>(ip + i * istep);
+    if constexpr (std::is_same_v<I, uint64_t>) {
+      return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v);
+    } else {
+      return static_cast<int64_t>(v);
+    }
+  };
+  // Wrapping adds `size` to negative indices; validity is then one unsigned
+  // compare. Both loops are branch-free so the compiler vectorises them.
+  const uint64_t usize = static_cast<uint64_t>(size);
+  auto wrapped = [&](int64_t v) { return wrap ? v + ((v >> 63) & size) : v; };
+  if (raise) {  // every index checked before the first write
+    uint64_t bad = 0;
+    for (int64_t i = 0; i < n; ++i) bad |= static_cast<uint64_t>(wrapped(read(i))) >= usize;
+    if (bad) {
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t v = read(i);
+        if (static_cast<uint64_t>(wrapped(v)) >= usize) {
+          throw IndexError("index " + std::to_string(v) + " is out of bounds for axis " +
+                           std::to_string(d) + " with size " + std::to_string(size));
+        }
+      }
+    }
+  }
+  const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
+  const size_t item = op.itemsize();
+  int64_t offs[kChunk];
+  int64_t count = 0;
+  char* first = up;
+  auto flush = [&] {
+    if (count == 0) return;
+    if (!r.combiner) {
+      for (int64_t i = 0; i < count; ++i) std::memcpy(op.data + offs[i], first + i * ustep, item);
+    } else {
+      char* args[3] = {op.data, reinterpret_cast<char*>(offs), first};
+      const int64_t steps[3] = {0, 8, ustep};
+      CheckStatus(loop->slots.indexed(ctx, args, &count, steps, nullptr));
+    }
+    count = 0;
+  };
+  if (raise || r.bounds == Bounds::kClip) {
+    // Every index lands: fill whole chunks of offsets without branches.
+    const bool clip = r.bounds == Bounds::kClip;
+    for (int64_t start = 0; start < n; start += kChunk) {
+      const int64_t m = std::min(kChunk, n - start);
+      for (int64_t j = 0; j < m; ++j) {
+        int64_t v = wrapped(read(start + j));
+        if (clip) v = v < 0 ? 0 : v >= size ? size - 1 : v;
+        offs[j] = v * stride;
+      }
+      first = up + start * ustep;
+      count = m;
+      flush();
+    }
+    return true;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = read(i);
+    if (static_cast<uint64_t>(v) >= usize) {  // skip policies: drop it
+      flush();
+      ++*skipped;
+      continue;
+    }
+    if (count == 0) first = up + i * ustep;
+    offs[count++] = v * stride;
+    if (count == kChunk) flush();
+  }
+  flush();
+  return true;
+}
+
+bool RunElementFast(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
+                    int64_t* skipped) {
+  const bool shape_ok = c.num_operands == 1 && c.window_size == 1 &&
+                        c.start_operand_dim.size() == 1 && c.batch_operand_dim.empty() &&
+                        c.row_shape.size() == 1 && c.operand_shape[c.start_operand_dim[0]] > 0 &&
+                        r.bounds != Bounds::kUnchecked && !r.updates.empty();
+  if (!shape_ok || (r.combiner && (!loop || !loop->slots.indexed))) return false;
+  for (int64_t e : c.window_extent) {
+    if (e != 1) return false;
+  }
+  switch (r.indices.dtype) {
+    case DType::kInt8: return ElementFastTyped<int8_t>(r, c, loop, skipped);
+    case DType::kUInt8: return ElementFastTyped<uint8_t>(r, c, loop, skipped);
+    case DType::kInt16: return ElementFastTyped<int16_t>(r, c, loop, skipped);
+    case DType::kUInt16: return ElementFastTyped<uint16_t>(r, c, loop, skipped);
+    case DType::kInt32: return ElementFastTyped<int32_t>(r, c, loop, skipped);
+    case DType::kUInt32: return ElementFastTyped<uint32_t>(r, c, loop, skipped);
+    case DType::kInt64: return ElementFastTyped<int64_t>(r, c, loop, skipped);
+    case DType::kUInt64: return ElementFastTyped<uint64_t>(r, c, loop, skipped);
+    default: return false;
+  }
+}
+
 // Element scatter, reordered by destination but stable: per destination the
 // update order is kept, so results equal the sequential ones bit for bit.
 // With `sort`, a full sort by destination (VQSort on destination<<bits|seq
@@ -497,6 +610,24 @@ ScatterReport Scatter(const ScatterRequest& r) {
   const CanonicalScatter c = internal::Canonicalize(r);
   Walker walker(r, c);
   ScatterReport report;
+  // The common element scatter skips the general walker entirely.
+  if ((r.force_plan == ScatterPlan::kAuto || r.force_plan == ScatterPlan::kElement) &&
+      r.init == Init::kIncludeTarget && r.finalize == Finalize::kNone) {
+    const Loop* exact = ExactLoop(r);
+    const bool same_replace = !r.combiner && c.num_operands == 1 &&
+                              r.updates.size() == 1 && r.updates[0].dtype == r.operands[0].dtype;
+    const int64_t target_bytes =
+        ShapeSize(c.operand_shape) * static_cast<int64_t>(r.operands[0].itemsize());
+    const bool small_or_few = target_bytes <= kL2Bytes || c.num_rows < (int64_t{1} << 16);
+    int64_t skipped = 0;
+    if ((exact || same_replace) && (small_or_few || r.force_plan == ScatterPlan::kElement) &&
+        !(r.combiner && r.combiner->nin() == 1) && RunElementFast(r, c, exact, &skipped)) {
+      report.plan = ScatterPlan::kElement;
+      report.updates_skipped = skipped;
+      report.updates_applied = c.num_rows - skipped;
+      return report;
+    }
+  }
   // Every index is checked before the first write.
   if (r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise) {
     walker.Run(true, [](const Element&) {});
