@@ -71,7 +71,7 @@ std::vector<std::optional<DType>> ParseSignature(const Ufunc& u, pyb::handle sig
 
 class PyUfunc {
  public:
-  explicit PyUfunc(const Ufunc* u) : u_(u) {}
+  explicit PyUfunc(const Ufunc* u) : u_(u), comparison_(IsComparison(*u)) {}
   const Ufunc& u() const { return *u_; }
 
   pyb::object Call(pyb::args args, pyb::kwargs kwargs) const {
@@ -153,7 +153,7 @@ class PyUfunc {
       ops.push_back(ToOperand(args[i], u.name().c_str()));
       any_weak = any_weak || ops.back().weak != Operand::Weak::kNo;
     }
-    if (any_weak) ResolveWeak(ops, IsComparison(u));
+    if (any_weak) ResolveWeak(ops, comparison_);
     std::vector<ArrayView> in;
     in.reserve(nin);
     for (const Operand& op : ops) in.push_back(ViewOf(AsArray(op.array)));
@@ -227,6 +227,7 @@ class PyUfunc {
 
  private:
   const Ufunc* u_;
+  bool comparison_;
 };
 
 Bounds ParseBounds(const std::string& s) {

@@ -40,7 +40,13 @@ Ufunc::Ufunc(std::string name, int nin, int nout, Identity identity,
       nout_(nout),
       identity_(identity),
       reorderable_(reorderable),
-      doc_(std::move(doc)) {}
+      doc_(std::move(doc)) {
+  if (nin_ <= 2) {
+    const size_t n = nin_ == 1 ? kNumDTypes : kNumDTypes * kNumDTypes;
+    cache_.reset(new std::atomic<int16_t>[n]);
+    for (size_t i = 0; i < n; ++i) cache_[i].store(0, std::memory_order_relaxed);
+  }
+}
 
 void Ufunc::AddLoop(Loop loop) {
   if (static_cast<int>(loop.types.size()) != nargs()) {
@@ -49,6 +55,10 @@ void Ufunc::AddLoop(Loop loop) {
                      std::to_string(nargs()));
   }
   loops_.push_back(std::move(loop));
+  if (cache_) {
+    const size_t n = nin_ == 1 ? kNumDTypes : kNumDTypes * kNumDTypes;
+    for (size_t i = 0; i < n; ++i) cache_[i].store(0, std::memory_order_relaxed);
+  }
 }
 
 std::vector<std::string> Ufunc::TypeStrings() const {
@@ -66,6 +76,19 @@ std::vector<std::string> Ufunc::TypeStrings() const {
 
 const Loop& Ufunc::ResolveLoop(std::span<const DType> in,
                                const CallOptions& opt) const {
+  const bool cacheable = cache_ && opt.signature.empty() && !opt.dtype;
+  size_t key = 0;
+  if (cacheable) {
+    key = static_cast<size_t>(in[0]) + (nin_ == 2 ? kNumDTypes * static_cast<size_t>(in[1]) : 0);
+    const int16_t hit = cache_[key].load(std::memory_order_relaxed);
+    if (hit > 0) return loops_[static_cast<size_t>(hit - 1)];
+  }
+  const Loop& l = ResolveUncached(in, opt);
+  if (cacheable) cache_[key].store(static_cast<int16_t>(&l - loops_.data() + 1), std::memory_order_relaxed);
+  return l;
+}
+
+const Loop& Ufunc::ResolveUncached(std::span<const DType> in, const CallOptions& opt) const {
   std::vector<std::optional<DType>> fixed(nargs());
   if (!opt.signature.empty()) {
     if (static_cast<int>(opt.signature.size()) != nargs()) {

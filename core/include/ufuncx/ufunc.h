@@ -3,6 +3,8 @@
 // out=, where=, casting=, dtype=, signature=, overlap handling).
 #pragma once
 
+#include <atomic>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -38,6 +40,7 @@ class Ufunc {
  public:
   Ufunc(std::string name, int nin, int nout, Identity identity,
         bool reorderable, std::string doc);
+  Ufunc(Ufunc&&) = delete;
 
   const std::string& name() const { return name_; }
   int nin() const { return nin_; }
@@ -85,6 +88,7 @@ class Ufunc {
                 const CallOptions& options = {}) const;
 
  private:
+  const Loop& ResolveUncached(std::span<const DType> inputs, const CallOptions& options) const;
   bool TryDirect(const CallPlan& plan, std::span<const ArrayView> inputs,
                  std::span<const ArrayView> outputs, const CallOptions& options) const;
 
@@ -95,6 +99,9 @@ class Ufunc {
   std::string doc_;
   std::vector<Loop> loops_;
   int int_inputs_loop_ = -1;
+  // Loop chosen per input dtypes (nin <= 2, no fixed types): index + 1, or
+  // 0 when not resolved yet. Lock-free; cleared when loops are added.
+  std::unique_ptr<std::atomic<int16_t>[]> cache_;
 };
 
 }  // namespace ufuncx

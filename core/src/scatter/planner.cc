@@ -33,7 +33,7 @@ namespace {
 using internal::CanonicalScatter;
 
 constexpr int64_t kL2Bytes = int64_t{1} << 20;
-constexpr int64_t kChunk = 4096;
+constexpr int64_t kChunk = 256;  // offsets per batch: stays in L1 beside the target
 
 // One update element, resolved: where it lands and where it comes from.
 struct Element {
@@ -55,13 +55,32 @@ class Walker {
 
   int64_t skipped() const { return skipped_; }
 
+  // A run: `len` consecutive positions of the innermost window dim.
+  struct Span {
+    int64_t elem, elem_step, len;
+    const int64_t* op_off;   // per operand
+    const int64_t* op_step;  // per operand
+    char* const* upd;        // per operand (null entries when unary)
+    const int64_t* upd_step;
+  };
+
+  // Hands every surviving run of the window box, rows in order, to f.
   template <class F>
-  void Run(bool validate_only, F&& f) {
+  void RunSpans(bool validate_only, F&& f) {
     skipped_ = 0;
     const int nr = static_cast<int>(c_.row_shape.size());
     std::vector<int64_t> row(nr, 0), fs(rank_), lo(nw_), hi(nw_), w(nw_);
-    std::vector<int64_t> op_off(n_), base(n_);
+    std::vector<int64_t> op_off(n_), base(n_), op_step(n_, 0), upd_step(n_, 0);
     std::vector<char*> upd(n_), ubase(n_);
+    const int inner = nw_ - 1;
+    int64_t elem_step = 0;
+    if (inner >= 0) {
+      elem_step = c_.operand_cstrides[c_.window_operand_dim[inner]];
+      for (int k = 0; k < n_; ++k) {
+        op_step[k] = r_.operands[k].strides[c_.window_operand_dim[inner]];
+        upd_step[k] = c_.window_update_strides[k][inner];
+      }
+    }
     for (int64_t r = 0; r < c_.num_rows; ++r) {
       if (r > 0) {
         for (int k = nr - 1; k >= 0; --k) {
@@ -82,15 +101,15 @@ class Walker {
       for (int k = 0; k < n_; ++k) {
         base[k] = 0;
         for (int d = 0; d < rank_; ++d) base[k] += fs[d] * r_.operands[k].strides[d];
-        ubase[k] = r_.updates.empty() || static_cast<int>(r_.updates.size()) <= k
-                       ? nullptr
-                       : r_.updates[k].data;
+        ubase[k] = static_cast<int>(r_.updates.size()) <= k ? nullptr : r_.updates[k].data;
         if (ubase[k]) {
           for (int j = 0; j < nr; ++j) ubase[k] += row[j] * c_.row_update_strides[k][j];
         }
       }
-      // The window box [lo, hi) in row-major order.
+      // The outer window dims of the box [lo, hi) in row-major order; the
+      // innermost dim is the run.
       for (int i = 0; i < nw_; ++i) w[i] = lo[i];
+      const int64_t len = inner >= 0 ? hi[inner] - lo[inner] : 1;
       while (true) {
         int64_t elem = elem0;
         for (int i = 0; i < nw_; ++i) elem += w[i] * c_.operand_cstrides[c_.window_operand_dim[i]];
@@ -102,8 +121,8 @@ class Walker {
             if (upd[k]) upd[k] += w[i] * c_.window_update_strides[k][i];
           }
         }
-        f(Element{elem, op_off.data(), upd.data()});
-        int i = nw_ - 1;
+        f(Span{elem, elem_step, len, op_off.data(), op_step.data(), upd.data(), upd_step.data()});
+        int i = inner - 1;
         for (; i >= 0; --i) {
           if (++w[i] < hi[i]) break;
           w[i] = lo[i];
@@ -111,6 +130,22 @@ class Walker {
         if (i < 0) break;
       }
     }
+  }
+
+  // Hands every surviving element, in update order, to f.
+  template <class F>
+  void Run(bool validate_only, F&& f) {
+    std::vector<int64_t> off(n_);
+    std::vector<char*> upd(n_);
+    RunSpans(validate_only, [&](const Span& s) {
+      for (int64_t j = 0; j < s.len; ++j) {
+        for (int k = 0; k < n_; ++k) {
+          off[k] = s.op_off[k] + j * s.op_step[k];
+          upd[k] = s.upd[k] ? s.upd[k] + j * s.upd_step[k] : nullptr;
+        }
+        f(Element{s.elem + j * s.elem_step, off.data(), upd.data()});
+      }
+    });
   }
 
  private:
@@ -260,65 +295,54 @@ void RunGeneric(const ScatterRequest& r, Walker& walker) {
 }
 
 // Window scatter with exact dtypes and one operand: the combiner's loop runs
-// over each contiguous window run (Highway SIMD when the run is contiguous).
-void RunWindowRuns(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
-                   Walker& walker) {
+// over each run of the window's innermost dim (its Highway SIMD body when the
+// run is contiguous). Runs of one row never overlap, and rows go in order.
+void RunWindowRuns(const ScatterRequest& r, const Loop* loop, Walker& walker) {
   const ArrayView& op = r.operands[0];
-  const int nw = static_cast<int>(c.window_shape.size());
-  const int64_t inner_len = nw ? c.window_shape[nw - 1] : 1;
-  const int64_t os = nw ? op.strides[c.window_operand_dim[nw - 1]] : 0;
-  const int64_t us = nw ? c.window_update_strides[0][nw - 1] : 0;
   const int64_t item = static_cast<int64_t>(op.itemsize());
   const bool unary = r.combiner && r.combiner->nin() == 1;
   const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
   internal::CastFn copy = r.combiner ? nullptr : internal::GetCast(r.updates[0].dtype, op.dtype);
-  // Elements arrive in window order; gather each inner run, then apply it.
-  int64_t run_start_off = 0, run_len = 0;
-  char* run_upd = nullptr;
-  int64_t prev_off = 0;
-  char* prev_upd = nullptr;
-  auto flush = [&] {
-    if (run_len == 0) return;
-    char* dst = op.data + run_start_off;
+  walker.RunSpans(false, [&](const Walker::Span& s) {
+    char* dst = op.data + s.op_off[0];
+    const int64_t os = s.op_step[0], us = s.upd_step[0];
+    int64_t len = s.len;
     if (!r.combiner) {
-      copy(run_upd, us, dst, os, run_len);
-    } else if (unary) {
+      if (os == 0) {  // one destination: the last update wins
+        copy(s.upd[0] + (len - 1) * us, 0, dst, 0, 1);
+      } else {
+        copy(s.upd[0], us, dst, os, len);
+      }
+      return;
+    }
+    if (unary) {
       char* args[2] = {dst, dst};
       const int64_t steps[2] = {os, os};
-      const LoopFn fn = os == item && loop->slots.contig ? loop->slots.contig : loop->slots.strided;
-      CheckStatus(fn(ctx, args, &run_len, steps, nullptr));
-    } else {
-      char* args[3] = {dst, run_upd, dst};
-      const int64_t steps[3] = {os, us, os};
-      const bool contig = os == item && us == item && loop->slots.contig;
-      // A run whose destination repeats (zero operand stride) must go one
-      // element at a time to keep update order: the strided loop does that.
-      const LoopFn fn = contig ? loop->slots.contig : loop->slots.strided;
       if (os == 0) {
-        for (int64_t i = 0; i < run_len; ++i) {
-          char* a1[3] = {dst, run_upd + i * us, dst};
+        for (int64_t i = 0; i < len; ++i) {
           const int64_t one = 1;
-          CheckStatus(loop->slots.strided(ctx, a1, &one, steps, nullptr));
+          CheckStatus(loop->slots.strided(ctx, args, &one, steps, nullptr));
         }
-      } else {
-        CheckStatus(fn(ctx, args, &run_len, steps, nullptr));
+        return;
       }
+      const LoopFn fn = os == item && loop->slots.contig ? loop->slots.contig : loop->slots.strided;
+      CheckStatus(fn(ctx, args, &len, steps, nullptr));
+      return;
     }
-    run_len = 0;
-  };
-  walker.Run(false, [&](const Element& e) {
-    const bool continues = run_len > 0 && run_len < inner_len && e.op_off[0] == prev_off + os &&
-                           (unary || e.upd[0] == prev_upd + us);
-    if (!continues) {
-      flush();
-      run_start_off = e.op_off[0];
-      run_upd = e.upd[0];
+    if (os == 0) {
+      // A repeated destination must take its updates one at a time.
+      const int64_t one = 1, steps[3] = {0, us, 0};
+      for (int64_t i = 0; i < len; ++i) {
+        char* args[3] = {dst, s.upd[0] + i * us, dst};
+        CheckStatus(loop->slots.strided(ctx, args, &one, steps, nullptr));
+      }
+      return;
     }
-    ++run_len;
-    prev_off = e.op_off[0];
-    prev_upd = e.upd[0];
+    char* args[3] = {dst, s.upd[0], dst};
+    const int64_t steps[3] = {os, us, os};
+    const bool contig = os == item && (us == item || us == 0) && loop->slots.contig;
+    CheckStatus((contig ? loop->slots.contig : loop->slots.strided)(ctx, args, &len, steps, nullptr));
   });
-  flush();
 }
 
 // Element scatter with exact dtypes and one operand: batches of byte offsets
@@ -678,7 +702,7 @@ ScatterReport Scatter(const ScatterRequest& r) {
       RunGeneric(r, walker);
       break;
     case ScatterPlan::kWindowRuns:
-      RunWindowRuns(r, c, exact, walker);
+      RunWindowRuns(r, exact, walker);
       break;
     case ScatterPlan::kElement:
       RunElement(r, exact, walker);
