@@ -74,7 +74,84 @@ class PyUfunc {
   explicit PyUfunc(const Ufunc* u) : u_(u), comparison_(IsComparison(*u)) {}
   const Ufunc& u() const { return *u_; }
 
+  // The small-call fast path: positional ndarray inputs only, one output,
+  // every input C-contiguous with the result's shape or a single element.
+  // No ArrayView or vector is built; the loop runs once on the whole array.
+  // Returns a null object when the call needs the general path.
+  pyb::object TryFastCall(const pyb::args& args) const {
+    const Ufunc& u = *u_;
+    const int nin = u.nin();
+    if (u.nout() != 1 || nin > 2 || static_cast<int>(args.size()) != nin) return {};
+    PyArrayObject* arr[2];
+    DType types[2];
+    int nd = 0;
+    const npy_intp* dims = nullptr;
+    for (int i = 0; i < nin; ++i) {
+      PyObject* o = PyTuple_GET_ITEM(args.ptr(), i);
+      if (!PyArray_CheckExact(o)) return {};
+      arr[i] = reinterpret_cast<PyArrayObject*>(o);
+      if (!PyArray_ISNBO(PyArray_DESCR(arr[i])->byteorder)) return {};
+      const auto t = FromTypeNum(PyArray_TYPE(arr[i]));
+      if (!t || !PyArray_IS_C_CONTIGUOUS(arr[i])) return {};
+      types[i] = *t;
+      if (PyArray_SIZE(arr[i]) != 1 || !dims) {
+        if (dims && (PyArray_NDIM(arr[i]) != nd ||
+                     !PyArray_CompareLists(dims, PyArray_DIMS(arr[i]), nd))) {
+          if (PyArray_SIZE(arr[i]) != 1) return {};
+          continue;
+        }
+        if (!dims || PyArray_SIZE(arr[i]) != 1) {
+          nd = PyArray_NDIM(arr[i]);
+          dims = PyArray_DIMS(arr[i]);
+        }
+      }
+    }
+    // A size-1 operand may only broadcast if its rank does not exceed nd.
+    for (int i = 0; i < nin; ++i) {
+      if (PyArray_NDIM(arr[i]) > nd) return {};
+    }
+    const Loop& loop = u.ResolveLoop(std::span<const DType>(types, nin), CallOptions{});
+    for (int i = 0; i < nin; ++i) {
+      if (loop.types[i] != types[i]) return {};
+    }
+    const int out_num = ToTypeNum(loop.types[nin]);
+    if (out_num < 0) return {};
+    PyObject* out = PyArray_SimpleNew(nd, const_cast<npy_intp*>(dims), out_num);
+    if (!out) throw pyb::error_already_set();
+    pyb::object result = pyb::reinterpret_steal<pyb::object>(out);
+    auto* oa = reinterpret_cast<PyArrayObject*>(out);
+    int64_t n = PyArray_SIZE(oa);
+    char* a[3];
+    int64_t steps[3];
+    for (int i = 0; i < nin; ++i) {
+      a[i] = static_cast<char*>(PyArray_DATA(arr[i]));
+      steps[i] = PyArray_SIZE(arr[i]) == 1 && n != 1 ? 0 : static_cast<int64_t>(ItemSize(types[i]));
+    }
+    a[nin] = static_cast<char*>(PyArray_DATA(oa));
+    steps[nin] = static_cast<int64_t>(ItemSize(loop.types[nin]));
+    if (n > 0) {
+      const LoopFn fn = loop.slots.contig ? loop.slots.contig : loop.slots.strided;
+      const LoopContext ctx{u.name().c_str()};
+      int status;
+      if (n > kReleaseGilAbove) {
+        pyb::gil_scoped_release release;
+        status = fn(ctx, a, &n, steps, nullptr);
+      } else {
+        status = fn(ctx, a, &n, steps, nullptr);
+      }
+      if (status == kLoopNegativeIntPower) {
+        throw ValueError("Integers to negative integer powers are not allowed.");
+      }
+      if (status != 0) throw ValueError("ufunc loop failed");
+    }
+    return pyb::reinterpret_steal<pyb::object>(
+        PyArray_Return(reinterpret_cast<PyArrayObject*>(result.release().ptr())));
+  }
+
   pyb::object Call(pyb::args args, pyb::kwargs kwargs) const {
+    if (!kwargs || kwargs.empty()) {
+      if (pyb::object r = TryFastCall(args)) return r;
+    }
     const Ufunc& u = *u_;
     const int nin = u.nin(), nout = u.nout();
     const int npos = static_cast<int>(args.size());

@@ -290,7 +290,10 @@ TEST(Scatter, AutoPlanChoices) {
   r.dims.scatter_dims_to_operand_dims = {0};
   r.dims.index_vector_dim = 1;
   r.combiner = &GetUfunc("add");
+  EXPECT_EQ(Scatter(r).plan, ScatterPlan::kElement);  // the typed fast path, at any size
+  r.force_plan = ScatterPlan::kPartitioned;
   EXPECT_EQ(Scatter(r).plan, ScatterPlan::kPartitioned);
+  r.force_plan = ScatterPlan::kAuto;
   Array small = Filled<float>(DType::kFloat32, {100}, rng, 0, 1);
   Array sidx = Filled<int64_t>(DType::kInt64, {50}, rng, 0, 100);
   r.operands = {small.view()};

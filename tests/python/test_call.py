@@ -335,3 +335,19 @@ def test_bool_inputs_with_nonzero_bytes():
         args = [raw] if u.nin == 1 else [raw, raw[::-1]]
         assert_same(u(*args).astype(bool) if u(*args).dtype == bool else u(*args),
                     nu(*args).astype(bool) if nu(*args).dtype == bool else nu(*args), what=name)
+
+
+@pytest.mark.parametrize("sa,sb", [((1,), (1,)), ((3,), (1,)), ((1,), (3,)), ((), (1, 1)),
+                                   ((1, 1), ()), ((2, 3), (1, 1)), ((1,), (2, 3)), ((0,), (1,)),
+                                   ((0,), (0,)), ((4, 5), (4, 5)), ((), ())])
+def test_small_call_shapes(sa, sb):
+    """The positional fast path must broadcast exactly as NumPy does."""
+    a = np.arange(int(np.prod(sa)), dtype=np.float64).reshape(sa) + 1
+    b = np.arange(int(np.prod(sb)), dtype=np.float64).reshape(sb) + 2
+    for name in ["add", "multiply", "less", "maximum"]:
+        e, g = getattr(np, name)(a, b), getattr(ux, name)(a, b)
+        assert type(g) is type(e)
+        assert_same(g, e, what=f"{name} {sa} {sb}")
+    assert_same(ux.divide(np.arange(3), np.arange(1, 4)), np.divide(np.arange(3), np.arange(1, 4)))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ux.power(np.arange(3), np.array([-1, -1, -1]))
