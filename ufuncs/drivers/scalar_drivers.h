@@ -118,30 +118,54 @@ int Contig(const LoopContext&, char* const* args, const int64_t* dims,
 // updates (step steps[2]); dims[0] is the number of updates. Updates apply in
 // order; a run of equal offsets keeps the value in a register (rounded to T
 // after every step, so the result is the one-at-a-time result).
-template <class Op, int Nin, class T>
-int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
-            const int64_t* steps, void*) noexcept {
+template <class Op, int Nin, class T, class OffsetOf>
+inline int IndexedBody(char* const* args, const int64_t* steps, int64_t n, OffsetOf offset_of) {
   char* base = args[0];
-  const int64_t* off = reinterpret_cast<const int64_t*>(args[1]);
   const char* upd = Nin == 2 ? args[2] : nullptr;
   const int64_t us = Nin == 2 ? steps[2] : 0;
-  const int64_t n = dims[0];
   int status = 0;
-  for (int64_t i = 0; i < n;) {
-    const int64_t o = off[i];
-    T cur = LoadElem<T>(base + o);
-    do {
-      if constexpr (Nin == 2) {
-        cur = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur),
-                                   In<Op, T>(upd + i * us)));
-      } else {
-        cur = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur)));
-      }
-      ++i;
-    } while (i < n && off[i] == o);
-    StoreElem(base + o, cur);
+  if (n <= 0) return 0;
+  // Each offset is computed once; the value stays in a register while the
+  // next update hits the same element.
+  int64_t o = offset_of(0);
+  T cur = LoadElem<T>(base + o);
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (Nin == 2) {
+      cur = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur), In<Op, T>(upd + i * us)));
+    } else {
+      cur = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur)));
+    }
+    if (i + 1 == n) break;
+    const int64_t next = offset_of(i + 1);
+    if (next != o) {
+      StoreElem(base + o, cur);
+      o = next;
+      cur = LoadElem<T>(base + o);
+    }
   }
+  StoreElem(base + o, cur);
   return status;
+}
+
+template <class Op, int Nin, class T>
+int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
+            const int64_t* steps, void* aux) noexcept {
+  if (aux) {  // raw, validated int64 indices: no offsets buffer
+    const auto* ix = static_cast<const IndexedIndices*>(aux);
+    const char* idx = args[1];
+    const int64_t is = steps[1], size = ix->size, stride = ix->stride;
+    if (ix->wrap) {
+      return IndexedBody<Op, Nin, T>(args, steps, dims[0], [&](int64_t i) {
+        const int64_t v = LoadElem<int64_t>(idx + i * is);
+        return (v + ((v >> 63) & size)) * stride;
+      });
+    }
+    return IndexedBody<Op, Nin, T>(args, steps, dims[0], [&](int64_t i) {
+      return LoadElem<int64_t>(idx + i * is) * stride;
+    });
+  }
+  const int64_t* off = reinterpret_cast<const int64_t*>(args[1]);
+  return IndexedBody<Op, Nin, T>(args, steps, dims[0], [&](int64_t i) { return off[i]; });
 }
 
 }  // namespace ufuncx::drivers

@@ -34,6 +34,15 @@ enum LoopStatus : int {
 // `indexed` (same-typed loops only) is the scatter slot: args[0] operand
 // base, args[1] int64 byte offsets, args[2] updates (step steps[2]); it
 // applies updates in order, as NumPy's indexed loops do for ufunc.at.
+// aux of the indexed slot when args[1] holds raw int64 indices (step
+// steps[1]) instead of byte offsets: offset = (wrap ? i + (i < 0) * size : i)
+// * stride. Indices must already be validated.
+struct IndexedIndices {
+  int64_t size;
+  int64_t stride;
+  bool wrap;
+};
+
 struct LoopSlots {
   LoopFn strided = nullptr;
   LoopFn contig = nullptr;

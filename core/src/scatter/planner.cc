@@ -443,6 +443,15 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
     }
     count = 0;
   };
+  if (raise && r.combiner && std::is_same_v<I, int64_t>) {
+    // Validated int64 indices go straight to the loop: one pass, no buffer.
+    IndexedIndices ix{size, stride, wrap};
+    char* args[3] = {op.data, const_cast<char*>(ip), up};
+    const int64_t steps[3] = {0, istep, ustep};
+    int64_t count_all = n;
+    CheckStatus(loop->slots.indexed(ctx, args, &count_all, steps, &ix));
+    return true;
+  }
   if (raise || r.bounds == Bounds::kClip) {
     // Every index lands: fill whole chunks of offsets without branches.
     const bool clip = r.bounds == Bounds::kClip;
