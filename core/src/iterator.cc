@@ -33,8 +33,12 @@ Shape BroadcastShapes(std::span<const Shape* const> shapes) {
         continue;
       }
       std::string msg = "operands could not be broadcast together with shapes";
-      for (const Shape* t : shapes) msg += " " + ShapeString(*t);
-      throw ValueError(msg + " ");
+      for (const Shape* t : shapes) {
+        msg += ' ';
+        msg += ShapeString(*t);
+      }
+      msg += ' ';
+      throw ValueError(msg);
     }
   }
   return out;
