@@ -79,7 +79,6 @@ class UfuncEntry:
     ulp: int
     loops: tuple[LoopGroup, ...]
     int_inputs_loop: str | None = None
-    extend: bool = False  # user tables: add overloads to an existing ufunc
 
     def signatures(self):
         for g in self.loops:
@@ -122,7 +121,6 @@ def parse_entry(raw: dict, path: str, *, user: bool) -> UfuncEntry:
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
         raise TableError(f"{path}.name: {name!r} is not a valid identifier; use lower_snake_case")
     path = f"{path}({name})"
-    extend = _pop(raw, "extend", bool, path, False) if user else False
     aliases = tuple(_pop(raw, "aliases", list, path, []))
     nin = _pop(raw, "nin", int, path)
     nout = _pop(raw, "nout", int, path)
@@ -132,12 +130,12 @@ def parse_entry(raw: dict, path: str, *, user: bool) -> UfuncEntry:
     if identity is not None and identity not in IDENTITIES:
         raise TableError(f"{path}.identity: {identity!r} is not one of {sorted(IDENTITIES)}; omit it for None")
     reorderable = _pop(raw, "reorderable", bool, path, False)
-    doc = _pop(raw, "doc", str, path, "" if extend else dataclasses.MISSING)
+    doc = _pop(raw, "doc", str, path)
     ulp = _pop(raw, "ulp", int, path, 0)
     int_inputs_loop = _pop(raw, "int_inputs_loop", str, path, None)
     loops_raw = _pop(raw, "loop", list, path)
-    _no_leftovers(raw, path, "name, aliases, nin, nout, identity, reorderable, doc, ulp, int_inputs_loop, loop"
-                  + (", extend" if user else ""))
+    _no_leftovers(raw, path, "name, aliases, nin, nout, identity, reorderable, doc, ulp, "
+                  "int_inputs_loop, loop")
     groups = []
     for gi, g in enumerate(loops_raw):
         gp = f"{path}.loop[{gi}]"
@@ -179,7 +177,7 @@ def parse_entry(raw: dict, path: str, *, user: bool) -> UfuncEntry:
         raise TableError(f"{path}.int_inputs_loop: {int_inputs_loop!r} is not one of this ufunc's "
                          f"signatures; list it under [[ufunc.loop]] or remove the key")
     entry = UfuncEntry(name, aliases, nin, nout, identity, reorderable, doc, ulp, tuple(groups),
-                       int_inputs_loop, extend)
+                       int_inputs_loop)
     check_order(entry, path)
     return entry
 

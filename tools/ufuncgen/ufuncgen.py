@@ -195,11 +195,8 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
             "  };"]
     for e in entries:
         aliases = ", ".join(cstr(a) for a in e.aliases)
-        if e.extend:
-            out.append(f"  {{ Ufunc& u = ExtendUfunc({cstr(e.name)}, {e.nin}, {e.nout});")
-        else:
-            out.append(f"  {{ Ufunc& u = DefineUfunc({cstr(e.name)}, {{{aliases}}}, {e.nin}, {e.nout}, "
-                       f"{IDENTITY[e.identity]}, {'true' if e.reorderable else 'false'}, {cstr(e.doc)});")
+        out.append(f"  {{ Ufunc& u = DefineUfunc({cstr(e.name)}, {{{aliases}}}, {e.nin}, {e.nout}, "
+                   f"{IDENTITY[e.identity]}, {'true' if e.reorderable else 'false'}, {cstr(e.doc)});")
         for r in records:
             if r.entry is not e:
                 continue

@@ -1,0 +1,54 @@
+"""tools/ufuncgen validates tables strictly: every error names the key path
+and says how to fix it; the built-in table passes."""
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT))
+from tools.ufuncgen import table  # noqa: E402
+
+
+def entry(**over):
+    base = {"name": "f", "nin": 2, "nout": 1, "reorderable": False, "doc": "d",
+            "loop": [{"types": ["ff->f", "dd->d"], "op": "Add"}]}
+    base.update(over)
+    return {"ufunc": [base]}
+
+
+def test_builtin_table_is_valid():
+    entries = table.load(str(ROOT / "ufuncs" / "ufuncs.toml"))
+    assert len(entries) == 85
+
+
+@pytest.mark.parametrize("data,fragment", [
+    (entry(colour="red"), "ufunc[0](f).colour: unknown key"),
+    (entry(nin=1), "has 2 input(s) and 1 output(s) but the ufunc has nin=1"),
+    (entry(loop=[{"types": ["dd->d", "ff->f"], "op": "Add"}]),
+     "can never be chosen because its inputs cast safely to 'dd->d'"),
+    (entry(loop=[{"types": ["ff->f", "ff->f"], "op": "Add"}]), "listed twice"),
+    (entry(loop=[{"types": ["fz->f"], "op": "Add"}]), "unknown type char 'z'"),
+    (entry(loop=[{"types": ["ff"], "op": "Add"}]), "must look like 'ff->f'"),
+    (entry(identity="2"), "identity: '2' is not one of"),
+    (entry(nin="2"), "nin: expected int"),
+    (entry(loop=[{"types": ["ff->f"], "op": "Add", "simd": [{"op": "Add", "types": "e"}]}]),
+     "has no SIMD lanes"),
+    (entry(loop=[{"types": ["ff->f"], "op": "Add", "simd": [{"op": "Add", "types": "d"}]}]),
+     "no signature in this group starts with 'd'"),
+    (entry(int_inputs_loop="ll->l"), "int_inputs_loop: 'll->l' is not one of"),
+    ({"ufunc": [entry()["ufunc"][0], entry()["ufunc"][0]]}, "name 'f' already used"),
+    ({"format": 2, **entry()}, "format = 2 is not supported"),
+    ({}, "no [[ufunc]] entries"),
+])
+def test_validation_messages(data, fragment):
+    with pytest.raises(table.TableError) as e:
+        table.parse(data)
+    assert fragment in str(e.value)
+
+
+def test_missing_key_says_how_to_fix():
+    data = entry()
+    del data["ufunc"][0]["doc"]
+    with pytest.raises(table.TableError, match=r"ufunc\[0\]\(f\)\.doc: missing required key; add `doc = \.\.\.`"):
+        table.parse(data)
