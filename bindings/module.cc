@@ -362,7 +362,6 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
                          bool unique_indices, pyb::list init_values, const std::string& finalize,
                          const std::string& casting, const std::string& plan) {
   ScatterRequest r;
-  std::vector<pyb::object> keep;
   for (auto o : operands) r.operands.push_back(TargetView(o, "operand"));
   r.indices = InputView(indices, "scatter_indices");
   for (auto u : updates) r.updates.push_back(InputView(u, "updates"));

@@ -115,7 +115,7 @@ def split_sig(sig: str, path: str) -> tuple[str, str]:
     return ins, outs
 
 
-def parse_entry(raw: dict, path: str, *, user: bool) -> UfuncEntry:
+def parse_entry(raw: dict, path: str) -> UfuncEntry:
     raw = dict(raw)
     name = _pop(raw, "name", str, path)
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
@@ -199,16 +199,16 @@ def check_order(entry: UfuncEntry, path: str):
             seen.append((tp, t))
 
 
-def load(path: str, *, user: bool = False) -> list[UfuncEntry]:
+def load(path: str) -> list[UfuncEntry]:
     with open(path, "rb") as f:
         try:
             data = tomllib.load(f)
         except tomllib.TOMLDecodeError as e:
             raise TableError(f"{path}: not valid TOML: {e}") from None
-    return parse(data, path, user=user)
+    return parse(data, path)
 
 
-def parse(data: dict, source: str = "<table>", *, user: bool = False) -> list[UfuncEntry]:
+def parse(data: dict, source: str = "<table>") -> list[UfuncEntry]:
     data = dict(data)
     fmt = data.pop("format", 1)
     if fmt != 1:
@@ -217,7 +217,7 @@ def parse(data: dict, source: str = "<table>", *, user: bool = False) -> list[Uf
     if not isinstance(ufuncs, list) or not ufuncs:
         raise TableError(f"{source}: no [[ufunc]] entries; add at least one")
     _no_leftovers(data, source, "format, ufunc")
-    entries = [parse_entry(u, f"ufunc[{i}]", user=user) for i, u in enumerate(ufuncs)]
+    entries = [parse_entry(u, f"ufunc[{i}]") for i, u in enumerate(ufuncs)]
     names = {}
     for i, e in enumerate(entries):
         for n in (e.name,) + e.aliases:
