@@ -63,6 +63,17 @@ bool Same(DType t, const char* a, const char* b, int ulp) {
   });
 }
 
+bool ZeroTie(DType t, const char* a, const char* b) {
+  return VisitDType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) {
+      return LoadElem<T>(a) == T(0) && LoadElem<T>(b) == T(0);
+    } else {
+      return false;
+    }
+  });
+}
+
 int UlpFor(const Ufunc& u) { return u.name() == "exp" || u.name() == "log" ? 4 : 0; }
 
 struct Buffers {
@@ -111,7 +122,8 @@ TEST(Loops, SimdBodiesMatchScalarOnEveryTarget) {
   for (int64_t target : targets) {
     hwy::SetSupportedTargetsForTest(target);
     std::vector<LoopFn> simd(static_cast<size_t>(internal::NumGeneratedLoops()), nullptr);
-    for (int64_t chosen : internal::FillGeneratedSimdLoops(simd.data())) {
+    std::vector<LoopFn> reduce(simd.size(), nullptr);
+    for (int64_t chosen : internal::FillGeneratedSimdLoops(simd.data(), reduce.data())) {
       ASSERT_EQ(chosen, target) << hwy::TargetName(target);
     }
     const LoopContext ctx;
@@ -140,6 +152,54 @@ TEST(Loops, SimdBodiesMatchScalarOnEveryTarget) {
   }
   hwy::SetSupportedTargetsForTest(0);
   std::printf("checked %d SIMD loops over %zu targets:", checked, targets.size());
+  for (int64_t t : targets) std::printf(" %s", hwy::TargetName(t));
+  std::printf("\n");
+  EXPECT_GT(checked, 100);
+}
+
+// Every SIMD reduce slot gives the scalar reduce slot's result (NumPy's
+// order) on every target: lane-wise reductions are exact for their ops, the
+// pairwise sum is the same additions in the same order. Counts cover every
+// pairwise threshold (8, 128 and the recursive split).
+TEST(Loops, SimdReduceMatchesScalarOnEveryTarget) {
+  const std::vector<int64_t> targets = internal::CompiledSimdTargets();
+  int checked = 0;
+  for (int64_t target : targets) {
+    hwy::SetSupportedTargetsForTest(target);
+    std::vector<LoopFn> simd(static_cast<size_t>(internal::NumGeneratedLoops()), nullptr);
+    std::vector<LoopFn> reduce(simd.size(), nullptr);
+    internal::FillGeneratedSimdLoops(simd.data(), reduce.data());
+    const LoopContext ctx;
+    for (const Ufunc* u : AllUfuncs()) {
+      for (const Loop& l : u->loops()) {
+        if (l.id < 0 || !reduce[static_cast<size_t>(l.id)]) continue;
+        ASSERT_NE(l.slots.reduce, nullptr);
+        for (int64_t n : {0, 1, 7, 8, 9, 15, 16, 17, 63, 127, 128, 129, 130, 255, 256, 1000, 4099}) {
+          for (int misalign = 0; misalign < 2; ++misalign) {
+            Buffers in = Make(l, u->nin(), n, misalign, static_cast<uint32_t>(n + 11));
+            const size_t item = ItemSize(l.types[0]);
+            std::vector<char> acc_simd(item), acc_scalar(item);
+            std::memcpy(acc_simd.data(), in.args[0], std::min<size_t>(item, n > 0 ? item : 0));
+            acc_scalar = acc_simd;
+            const int64_t zero_steps[3] = {0, static_cast<int64_t>(item), 0};
+            char* a1[3] = {acc_simd.data(), in.args[1], acc_simd.data()};
+            char* a2[3] = {acc_scalar.data(), in.args[1], acc_scalar.data()};
+            ASSERT_EQ(reduce[static_cast<size_t>(l.id)](ctx, a1, &n, zero_steps, nullptr), 0);
+            ASSERT_EQ(l.slots.reduce(ctx, a2, &n, zero_steps, nullptr), 0);
+            // min/max may pick either zero when +0 and -0 tie (NumPy's own
+            // SIMD reductions do too); every other bit must match.
+            const bool zero_tie = KindOf(l.types[0]) == Kind::kFloat && u->name() != "add" &&
+                                  ZeroTie(l.types[0], acc_simd.data(), acc_scalar.data());
+            ASSERT_TRUE(zero_tie || Same(l.types[0], acc_simd.data(), acc_scalar.data(), 0))
+                << Describe(*u, l) << " reduce on " << hwy::TargetName(target) << " n=" << n;
+          }
+        }
+        ++checked;
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  std::printf("checked %d SIMD reduce loops over %zu targets:", checked, targets.size());
   for (int64_t t : targets) std::printf(" %s", hwy::TargetName(t));
   std::printf("\n");
   EXPECT_GT(checked, 100);

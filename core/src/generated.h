@@ -10,9 +10,10 @@
 namespace ufuncx::internal {
 
 int NumGeneratedLoops();
-// Fills t (indexed by Loop::id) with each SIMD shard's loops for the best
-// target Highway currently allows; returns the target chosen per shard.
-std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t);
+// Fills t and r (contiguous and reduce slots, indexed by Loop::id) with each
+// SIMD shard's loops for the best target Highway currently allows; returns
+// the target chosen per shard.
+std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r);
 // The Highway targets compiled into the shards that this CPU supports.
 std::vector<int64_t> CompiledSimdTargets();
 

@@ -58,6 +58,8 @@ def _int_to_inexact(sa: int, kb: str, sb: int) -> bool:
 class Simd:
     op: str
     types: str
+    reduce: str = ""    # types whose reduce slot applies the op lane-wise
+    pairwise: str = ""  # types whose reduce slot is the pairwise sum
 
 
 @dataclasses.dataclass(frozen=True)
@@ -165,13 +167,27 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
             s = dict(s)
             sop = _pop(s, "op", str, sp)
             stypes = _pop(s, "types", str, sp)
-            _no_leftovers(s, sp, "op, types")
+            sreduce = _pop(s, "reduce", str, sp, "")
+            spairwise = _pop(s, "pairwise", str, sp, "")
+            _no_leftovers(s, sp, "op, types, reduce, pairwise")
             for c in stypes:
                 if c not in SIMD_CHARS:
                     raise TableError(f"{sp}.types: {c!r} has no SIMD lanes; use only {SIMD_CHARS}")
                 if not any(t[0] == c for t in types):
                     raise TableError(f"{sp}.types: no signature in this group starts with {c!r}; remove it")
-            simds.append(Simd(sop, stypes))
+            for key, chars in (("reduce", sreduce), ("pairwise", spairwise)):
+                for c in chars:
+                    if c not in stypes:
+                        raise TableError(f"{sp}.{key}: {c!r} is not in this entry's types {stypes!r}; "
+                                         f"add it there or remove it")
+                if chars and (nin != 2 or nout != 1):
+                    raise TableError(f"{sp}.{key}: only binary ufuncs (nin=2, nout=1) reduce; remove it")
+            for c in spairwise:
+                if c not in "fd":
+                    raise TableError(f"{sp}.pairwise: {c!r} is not a float type; use only 'fd'")
+                if c in sreduce:
+                    raise TableError(f"{sp}: {c!r} is in both reduce and pairwise; keep one")
+            simds.append(Simd(sop, stypes, sreduce, spairwise))
         groups.append(LoopGroup(tuple(types), op, tuple(simds)))
     if int_inputs_loop is not None and not any(int_inputs_loop in g.types for g in groups):
         raise TableError(f"{path}.int_inputs_loop: {int_inputs_loop!r} is not one of this ufunc's "

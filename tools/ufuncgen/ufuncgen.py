@@ -49,9 +49,14 @@ class LoopRecord:
         self.index, self.entry, self.group, self.sig = index, entry, group, sig
         self.ins, self.outs = sig.split("->")
         self.simd = None
+        self.simd_reduce = None  # "ReduceLanes" or "ReducePairwise"
         for s in group.simd:
             if self.ins[0] in s.types and self.simd_capable():
                 self.simd = s.op
+                if self.ins[0] in s.reduce and self.indexed_args():
+                    self.simd_reduce = "ReduceLanes"
+                elif self.ins[0] in s.pairwise and self.indexed_args():
+                    self.simd_reduce = "ReducePairwise"
 
     def simd_capable(self):
         # Same lane type on every operand, or a bool output from one lane type.
@@ -70,6 +75,18 @@ class LoopRecord:
         if len(self.outs) != 1 or any(c != chars[0] for c in chars):
             return None
         return f"ops::{self.group.op}, {self.entry.nin}, {CTYPE[chars[0]]}"
+
+    def simd_reduce_driver(self):
+        lane = LANE[self.ins[0]]
+        if self.simd_reduce == "ReducePairwise":
+            return f"ReducePairwise<{lane}>"
+        return f"ReduceLanes<s::{self.simd}, {lane}>"
+
+    def reduce_args(self):
+        """reduce and accumulate slots: same-typed binary loops."""
+        if self.entry.nin != 2 or not self.indexed_args():
+            return None
+        return f"ops::{self.group.op}, {CTYPE[self.ins[0]]}"
 
     def scalar_args(self):
         types = ", ".join(CTYPE[c] for c in self.ins + self.outs)
@@ -106,13 +123,16 @@ def scalar_shard(k, recs, ops_header, source):
              f'#include "{ops_header}"',
              '#include "drivers/scalar_drivers.h"', "",
              "namespace ufuncx::gen {",
-             "using drivers::Contig;", "using drivers::Indexed;", "using drivers::Strided;", "",
+             "using drivers::Accumulate;", "using drivers::Contig;", "using drivers::Indexed;",
+             "using drivers::Reduce;", "using drivers::Strided;", "",
              f"void FillScalarLoops{k}(LoopSlots* t) {{"]
     for r in recs:
         a = r.scalar_args()
         ia = r.indexed_args()
         indexed = f"&Indexed<{ia}>" if ia else "nullptr"
-        lines.append(f"  t[{r.index}] = {{&Strided<{a}>, &Contig<{a}>, nullptr, {indexed}}};"
+        ra = r.reduce_args()
+        red = f"&Reduce<{ra}>, nullptr, &Accumulate<{ra}>" if ra else "nullptr, nullptr, nullptr"
+        lines.append(f"  t[{r.index}] = {{&Strided<{a}>, &Contig<{a}>, nullptr, {indexed}, {red}}};"
                      f"  // {r.entry.name} {r.sig}")
     lines += ["}", "", "}  // namespace ufuncx::gen", ""]
     return "\n".join(lines)
@@ -122,6 +142,7 @@ def simd_shard(k, recs, simd_ops_header, source):
     fname = f"simd_{k}.cc"
     body = "\n".join(f"  t[{r.index}] = &s::{r.simd_driver()};  // {r.entry.name} {r.sig}"
                      for r in recs)
+    body += "".join(f"\n  r[{r.index}] = &s::{r.simd_reduce_driver()};" for r in recs if r.simd_reduce)
     return string.Template(HEADER).substitute(source=source) + f"""\
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "{fname}"
@@ -135,7 +156,8 @@ HWY_BEFORE_NAMESPACE();
 namespace ufuncx::gen::HWY_NAMESPACE {{
 namespace s = ufuncx::simd::HWY_NAMESPACE;
 
-int64_t FillSimdLoops{k}(ufuncx::LoopFn* t) {{
+int64_t FillSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r) {{
+  (void)r;
 {body}
   return HWY_TARGET;
 }}
@@ -146,8 +168,8 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace ufuncx::gen {{
 HWY_EXPORT(FillSimdLoops{k});
-int64_t DispatchSimdLoops{k}(ufuncx::LoopFn* t) {{
-  return HWY_DYNAMIC_DISPATCH(FillSimdLoops{k})(t);
+int64_t DispatchSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r) {{
+  return HWY_DYNAMIC_DISPATCH(FillSimdLoops{k})(t, r);
 }}
 }}  // namespace ufuncx::gen
 #endif
@@ -166,13 +188,14 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
            '#include "generated.h"', '#include "ufuncx/registry.h"', "",
            "namespace ufuncx::gen {"]
     out += [f"void FillScalarLoops{k}(LoopSlots* t);" for k in range(n_scalar)]
-    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t);" for k in range(n_simd)]
+    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t, LoopFn* r);" for k in range(n_simd)]
     out += ["}  // namespace ufuncx::gen", "", "namespace ufuncx::internal {", "",
             f"int NumGeneratedLoops() {{ return {len(records)}; }}", "",
-            "// Fills t (indexed by Loop::id) with the SIMD loops of the best target",
-            "// Highway allows now; returns the target chosen per shard.",
-            "std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t) {",
-            "  return {" + ", ".join(f"gen::DispatchSimdLoops{k}(t)" for k in range(n_simd)) + "};",
+            "// Fills t and r (contiguous and reduce slots, indexed by Loop::id) with",
+            "// the SIMD loops of the best target Highway allows now; returns the",
+            "// target chosen per shard.",
+            "std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r) {",
+            "  return {" + ", ".join(f"gen::DispatchSimdLoops{k}(t, r)" for k in range(n_simd)) + "};",
             "}", "",
             "std::vector<int64_t> CompiledSimdTargets() {",
             "  return hwy::SupportedAndGeneratedTargets();",
@@ -180,8 +203,8 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
             f"void {func}() {{",
             f"  std::vector<LoopSlots> slots({len(records)});"]
     out += [f"  gen::FillScalarLoops{k}(slots.data());" for k in range(n_scalar)]
-    out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr);",
-            "  const std::vector<int64_t> targets = FillGeneratedSimdLoops(simd.data());",
+    out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr), simd_reduce({len(records)}, nullptr);",
+            "  const std::vector<int64_t> targets = FillGeneratedSimdLoops(simd.data(), simd_reduce.data());",
             "  for (size_t k = 0; k < targets.size(); ++k) {",
             '    RecordShardTarget("simd_" + std::to_string(k), hwy::TargetName(targets[k]));',
             "  }",
@@ -190,6 +213,7 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
             "    if (shard >= 0 && simd[i]) {",
             "      s.contig = simd[i];",
             "      s.simd_target = hwy::TargetName(targets[shard]);",
+            "      s.reduce_contig = simd_reduce[i];",
             "    }",
             "    return s;",
             "  };"]

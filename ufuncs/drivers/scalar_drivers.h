@@ -17,6 +17,10 @@ template <class Op>
 concept NativeHalf = requires { Op::kNativeHalf; };
 template <class Op>
 concept MayFail = requires { Op::kMayFail; };
+template <class Op>
+concept PairwiseOp = requires { Op::kPairwiseSum; };
+template <class Op>
+concept HalfReduceInFloat = requires { Op::kHalfReduceInFloat; };
 
 // What an op computes in: float for half types unless the op works on bits.
 template <class Op, class T>
@@ -166,6 +170,112 @@ int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
   }
   const int64_t* off = reinterpret_cast<const int64_t*>(args[1]);
   return IndexedBody<Op, Nin, T>(args, steps, dims[0], [&](int64_t i) { return off[i]; });
+}
+
+// NumPy's pairwise summation (loops_utils.h): below 8 elements a plain sum
+// from -0.0, up to 128 elements eight interleaved accumulators, above that
+// the two halves (split at a multiple of 8) summed recursively. Acc is float
+// for half types.
+template <class T, class Acc>
+Acc PairwiseSum(const char* a, int64_t n, int64_t s) {
+  auto at = [&](int64_t i) { return static_cast<Acc>(LoadElem<T>(a + i * s)); };
+  if (n < 8) {
+    Acc res = -static_cast<Acc>(0);
+    for (int64_t i = 0; i < n; ++i) res += at(i);
+    return res;
+  }
+  if (n <= 128) {
+    Acc r[8];
+    for (int j = 0; j < 8; ++j) r[j] = at(j);
+    int64_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int j = 0; j < 8; ++j) r[j] += at(i + j);
+    }
+    Acc res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += at(i);
+    return res;
+  }
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return PairwiseSum<T, Acc>(a, n2, s) + PairwiseSum<T, Acc>(a + n2 * s, n - n2, s);
+}
+
+// The complex form: NumPy sums the interleaved (re, im) scalars, so its
+// thresholds count scalars, twice the element count m.
+template <class R>
+void ComplexPairwiseSum(R& rr, R& ri, const char* a, int64_t m, int64_t s) {
+  auto re = [&](int64_t e) { return LoadElem<R>(a + e * s); };
+  auto im = [&](int64_t e) { return LoadElem<R>(a + e * s + sizeof(R)); };
+  if (m < 4) {
+    rr = ri = -static_cast<R>(0);
+    for (int64_t e = 0; e < m; ++e) rr += re(e), ri += im(e);
+    return;
+  }
+  if (m <= 64) {
+    R r[8];
+    for (int j = 0; j < 4; ++j) r[2 * j] = re(j), r[2 * j + 1] = im(j);
+    int64_t e = 4;
+    for (; e < m - (m % 4); e += 4) {
+      for (int j = 0; j < 4; ++j) r[2 * j] += re(e + j), r[2 * j + 1] += im(e + j);
+    }
+    rr = (r[0] + r[2]) + (r[4] + r[6]);
+    ri = (r[1] + r[3]) + (r[5] + r[7]);
+    for (; e < m; ++e) rr += re(e), ri += im(e);
+    return;
+  }
+  const int64_t m2 = (m - m % 8) / 2;
+  R rr1, ri1, rr2, ri2;
+  ComplexPairwiseSum<R>(rr1, ri1, a, m2, s);
+  ComplexPairwiseSum<R>(rr2, ri2, a + m2 * s, m - m2, s);
+  rr = rr1 + rr2;
+  ri = ri1 + ri2;
+}
+
+// The reduce slot (T, T -> T): args[0] == args[2] holds the running value.
+template <class Op, class T>
+int Reduce(const LoopContext&, char* const* args, const int64_t* dims,
+           const int64_t* steps, void*) noexcept {
+  const int64_t n = dims[0], s = steps[1];
+  const char* in = args[1];
+  int status = 0;
+  if constexpr (PairwiseOp<Op> && kIsComplex<T>) {
+    using R = typename T::value_type;
+    R rr, ri;
+    ComplexPairwiseSum<R>(rr, ri, in, n, s);
+    const T acc = LoadElem<T>(args[0]);
+    StoreElem(args[0], T(acc.real() + rr, acc.imag() + ri));
+  } else if constexpr (PairwiseOp<Op> && kIsFloat<T>) {
+    using Acc = std::conditional_t<kIsHalf<T>, float, T>;
+    const Acc acc = static_cast<Acc>(LoadElem<T>(args[0]));
+    StoreElem(args[0], static_cast<T>(acc + PairwiseSum<T, Acc>(in, n, s)));
+  } else if constexpr (kIsHalf<T> && HalfReduceInFloat<Op>) {
+    float acc = static_cast<float>(LoadElem<T>(args[0]));
+    for (int64_t i = 0; i < n; ++i) acc = Op::Call(acc, static_cast<float>(LoadElem<T>(in + i * s)));
+    StoreElem(args[0], static_cast<T>(acc));
+  } else {
+    T acc = LoadElem<T>(args[0]);
+    for (int64_t i = 0; i < n; ++i) {
+      acc = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(acc), In<Op, T>(in + i * s)));
+    }
+    StoreElem(args[0], acc);
+  }
+  return status;
+}
+
+// The accumulate slot (T, T -> T): args[0] input, args[1] output.
+template <class Op, class T>
+int Accumulate(const LoopContext&, char* const* args, const int64_t* dims,
+               const int64_t* steps, void*) noexcept {
+  const int64_t n = dims[0], si = steps[0], so = steps[1];
+  if (n <= 0) return 0;
+  int status = 0;
+  T cur = LoadElem<T>(args[0]);
+  StoreElem(args[1], cur);
+  for (int64_t i = 1; i < n; ++i) {
+    cur = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur), In<Op, T>(args[0] + i * si)));
+    StoreElem(args[1] + i * so, cur);
+  }
+  return status;
 }
 
 }  // namespace ufuncx::drivers

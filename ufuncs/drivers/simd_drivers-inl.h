@@ -116,6 +116,83 @@ int Pred2(const LoopContext&, char* const* args, const int64_t* dims,
   return 0;
 }
 
+// Reduce slot for a contiguous input when the op may be applied in any
+// order without changing the result (integer add/multiply/bitwise, min/max):
+// four vector accumulators, then lanes and tail one at a time through the
+// same op on a one-lane vector.
+template <class Op, class T>
+int ReduceLanes(const LoopContext&, char* const* args, const int64_t* dims,
+                const int64_t*, void*) noexcept {
+  const hn::ScalableTag<T> d;
+  const hn::CappedTag<T, 1> d1;
+  const Op op;
+  const size_t N = hn::Lanes(d), n = static_cast<size_t>(dims[0]);
+  const T* a = reinterpret_cast<const T*>(args[1]);
+  T* acc = reinterpret_cast<T*>(args[0]);
+  auto one = [&](T x, T y) {
+    return hn::GetLane(op(d1, hn::Set(d1, x), hn::Set(d1, y)));
+  };
+  T r = *acc;
+  size_t i = 0;
+  if (n >= 4 * N) {
+    auto v0 = hn::LoadU(d, a), v1 = hn::LoadU(d, a + N);
+    auto v2 = hn::LoadU(d, a + 2 * N), v3 = hn::LoadU(d, a + 3 * N);
+    for (i = 4 * N; i + 4 * N <= n; i += 4 * N) {
+      v0 = op(d, v0, hn::LoadU(d, a + i));
+      v1 = op(d, v1, hn::LoadU(d, a + i + N));
+      v2 = op(d, v2, hn::LoadU(d, a + i + 2 * N));
+      v3 = op(d, v3, hn::LoadU(d, a + i + 3 * N));
+    }
+    for (; i + N <= n; i += N) v0 = op(d, v0, hn::LoadU(d, a + i));
+    const auto v = op(d, op(d, v0, v1), op(d, v2, v3));
+    HWY_ALIGN T lanes[HWY_MAX_BYTES / sizeof(T)];
+    hn::Store(v, d, lanes);
+    for (size_t j = 0; j < N; ++j) r = one(r, lanes[j]);
+  }
+  for (; i < n; ++i) r = one(r, a[i]);
+  *acc = r;
+  return 0;
+}
+
+// NumPy's pairwise summation (see drivers::PairwiseSum) with its eight
+// accumulators held in vector lanes: the same additions in the same order.
+template <class T>
+T PairwiseSumLanes(const T* a, size_t n) {
+  if (n < 8) {
+    T res = -T(0);
+    for (size_t i = 0; i < n; ++i) res += a[i];
+    return res;
+  }
+  if (n <= 128) {
+    const hn::CappedTag<T, 8> d;
+    const size_t N = hn::Lanes(d), K = 8 / N;
+    using V = hn::VFromD<decltype(d)>;
+    V r[8];
+    for (size_t k = 0; k < K; ++k) r[k] = hn::LoadU(d, a + k * N);
+    size_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (size_t k = 0; k < K; ++k) r[k] = hn::Add(r[k], hn::LoadU(d, a + i + k * N));
+    }
+    HWY_ALIGN T s[8];
+    for (size_t k = 0; k < K; ++k) hn::Store(r[k], d, s + k * N);
+    T res = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return PairwiseSumLanes(a, n2) + PairwiseSumLanes(a + n2, n - n2);
+}
+
+template <class T>
+int ReducePairwise(const LoopContext&, char* const* args, const int64_t* dims,
+                   const int64_t*, void*) noexcept {
+  T* acc = reinterpret_cast<T*>(args[0]);
+  *acc = *acc + PairwiseSumLanes(reinterpret_cast<const T*>(args[1]),
+                                 static_cast<size_t>(dims[0]));
+  return 0;
+}
+
 }  // namespace ufuncx::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 

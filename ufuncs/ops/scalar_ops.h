@@ -97,7 +97,12 @@ inline bool CGe(C x, C y) { return CLe(y, x); }
 
 // ---------------------------------------------------------------- arithmetic
 
+// Reductions: kPairwiseSum selects NumPy's pairwise order for float and
+// complex types; kHalfReduceInFloat keeps a half-precision reduction's
+// running value in float (NumPy's HALF add/subtract/multiply/divide loops).
 struct Add {
+  static constexpr bool kPairwiseSum = true;
+  static constexpr bool kHalfReduceInFloat = true;
   template <class T>
   static T Call(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a || b;
@@ -108,6 +113,7 @@ struct Add {
 };
 
 struct Subtract {
+  static constexpr bool kHalfReduceInFloat = true;
   template <class T>
   static T Call(T a, T b) {
     if constexpr (kIsInt<T>) return WrapSub(a, b);
@@ -117,6 +123,7 @@ struct Subtract {
 };
 
 struct Multiply {
+  static constexpr bool kHalfReduceInFloat = true;
   template <class T>
   static T Call(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a && b;
@@ -127,6 +134,7 @@ struct Multiply {
 };
 
 struct Divide {
+  static constexpr bool kHalfReduceInFloat = true;
   template <class T>
   static T Call(T a, T b) {
     if constexpr (kIsComplex<T>) return CDiv(a, b);

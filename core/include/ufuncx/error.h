@@ -20,6 +20,11 @@ class ValueError : public Error {
  public:
   using Error::Error;
 };
+// numpy.exceptions.AxisError (a ValueError and an IndexError in Python).
+class AxisError : public ValueError {
+ public:
+  using ValueError::ValueError;
+};
 class IndexError : public Error {
  public:
   using Error::Error;

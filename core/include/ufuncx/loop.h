@@ -43,11 +43,27 @@ struct IndexedIndices {
   bool wrap;
 };
 
+// `reduce` (same-typed binary loops): args[0] == args[2] is the accumulator
+// (steps 0), args[1] the input; it combines every input into the
+// accumulator in NumPy's order (pairwise for float add, else sequential,
+// with the running value kept in a register). `reduce_contig` is the same
+// for a contiguous input, from a Highway shard when the table gives one.
+//
+// `accumulate`: args[0] input, args[1] output (any steps): out[0] = in[0],
+// out[i] = op(out[i-1], in[i]), in order, the running value in a register.
+//
+// Gufunc loops (Ufunc::core_signature() set) use `strided` only, with
+// NumPy's gufunc convention: dims[0] outer count, then the core dimension
+// sizes; steps: one outer step per operand, then every operand's core
+// strides in order.
 struct LoopSlots {
   LoopFn strided = nullptr;
   LoopFn contig = nullptr;
   const char* simd_target = nullptr;
   LoopFn indexed = nullptr;
+  LoopFn reduce = nullptr;
+  LoopFn reduce_contig = nullptr;
+  LoopFn accumulate = nullptr;
 };
 
 struct Loop {
