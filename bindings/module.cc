@@ -398,6 +398,106 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
   return d;
 }
 
+// ----------------------------------------------------------- reduce family
+// The Python methods (ufuncx/_methods.py) normalise NumPy's argument forms
+// and call these; all semantics live in Ufunc's reduce family.
+
+std::optional<DType> OptDType(pyb::handle dtype) {
+  if (dtype.is_none()) return std::nullopt;
+  return DTypeFromObject(dtype);
+}
+
+pyb::object Finish(pyb::handle out, Array result) {
+  if (!out.is_none()) return pyb::reinterpret_borrow<pyb::object>(out);
+  pyb::object r = FromArray(std::move(result));
+  return pyb::reinterpret_steal<pyb::object>(
+      PyArray_Return(reinterpret_cast<PyArrayObject*>(r.release().ptr())));
+}
+
+template <class F>
+void MaybeWithoutGil(int64_t size, F&& f) {
+  if (size > kReleaseGilAbove) {
+    pyb::gil_scoped_release release;
+    f();
+  } else {
+    f();
+  }
+}
+
+pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axis,
+                         pyb::handle dtype, pyb::handle out, bool keepdims, bool has_initial,
+                         pyb::handle initial, pyb::handle where) {
+  const Ufunc& u = self.u();
+  const ArrayView a = InputView(array, "array");
+  ReduceOptions opt;
+  if (axis.is_none()) opt.axis = std::nullopt;
+  else opt.axis = Ints(axis);
+  opt.dtype = OptDType(dtype);
+  opt.keepdims = keepdims;
+  ArrayView out_view, initial_view, where_view;
+  if (!out.is_none()) out_view = TargetView(out, "out");
+  const Loop& loop = u.ResolveReduceLoop("reduce", a.dtype, opt.dtype,
+                                         out.is_none() ? std::nullopt : std::optional(out_view.dtype));
+  pyb::object initial_arr;
+  if (has_initial) {
+    if (initial.is_none()) {
+      opt.no_initial = true;
+    } else {
+      // NumPy packs initial into the accumulator type (OverflowError for
+      // out-of-range Python ints).
+      initial_arr = pyb::module_::import("numpy").attr("array")(initial, NumpyDType(loop.types[0]));
+      initial_view = ViewOf(AsArray(initial_arr));
+      opt.initial = &initial_view;
+    }
+  }
+  if (!where.is_none()) {
+    where_view = InputView(where, "where");
+    opt.where = &where_view;
+  }
+  Array result;
+  MaybeWithoutGil(a.size(), [&] {
+    if (!out.is_none()) u.ReduceInto(a, out_view, opt);
+    else result = u.Reduce(a, opt);
+  });
+  return Finish(out, std::move(result));
+}
+
+pyb::object AccumulateMethod(const PyUfunc& self, pyb::handle array, int64_t axis,
+                             pyb::handle dtype, pyb::handle out) {
+  const Ufunc& u = self.u();
+  const ArrayView a = InputView(array, "array");
+  const std::optional<DType> dt = OptDType(dtype);
+  Array result;
+  if (!out.is_none()) {
+    const ArrayView o = TargetView(out, "out");
+    MaybeWithoutGil(a.size(), [&] { u.AccumulateInto(a, o, axis, dt); });
+  } else {
+    MaybeWithoutGil(a.size(), [&] { result = u.Accumulate(a, axis, dt); });
+  }
+  return Finish(out, std::move(result));
+}
+
+pyb::object ReduceatMethod(const PyUfunc& self, pyb::handle array, pyb::handle indices,
+                           int64_t axis, pyb::handle dtype, pyb::handle out) {
+  const Ufunc& u = self.u();
+  const ArrayView a = InputView(array, "array");
+  const ArrayView ix = InputView(indices, "indices");
+  if (ix.dtype != DType::kInt64 || ix.ndim() != 1 || !ix.IsCContiguous()) {
+    throw TypeError("reduceat indices must be a contiguous 1-d intp array");
+  }
+  const std::span<const int64_t> idx(reinterpret_cast<const int64_t*>(ix.data),
+                                     static_cast<size_t>(ix.shape[0]));
+  const std::optional<DType> dt = OptDType(dtype);
+  Array result;
+  if (!out.is_none()) {
+    const ArrayView o = TargetView(out, "out");
+    MaybeWithoutGil(a.size(), [&] { u.ReduceatInto(a, idx, o, axis, dt); });
+  } else {
+    MaybeWithoutGil(a.size(), [&] { result = u.Reduceat(a, idx, axis, dt); });
+  }
+  return Finish(out, std::move(result));
+}
+
 void RegisterErrors(pyb::module_& m) {
   (void)m;
   pyb::register_exception_translator([](std::exception_ptr p) {
@@ -405,6 +505,15 @@ void RegisterErrors(pyb::module_& m) {
       if (p) std::rethrow_exception(p);
     } catch (const ufuncx::TypeError& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const ufuncx::AxisError& e) {
+      static PyObject* axis_error = [] {
+        PyObject* mod = PyImport_ImportModule("numpy.exceptions");
+        PyObject* cls = mod ? PyObject_GetAttrString(mod, "AxisError") : nullptr;
+        Py_XDECREF(mod);
+        return cls;
+      }();
+      if (axis_error) PyErr_SetString(axis_error, e.what());
+      else PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const ufuncx::ValueError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const ufuncx::IndexError& e) {
@@ -433,6 +542,9 @@ PYBIND11_MODULE(_core, m) {
   // get(), as numpy.ufunc objects do.
   pyb::class_<PyUfunc>(m, "ufunc", pyb::dynamic_attr(), "A universal function like numpy.ufunc.")
       .def("__call__", &PyUfunc::Call)
+      .def("_check_binary", [](const PyUfunc& f, const std::string& method) {
+        f.u().CheckBinaryMethod(method.c_str());
+      })
       .def_property_readonly("nin", [](const PyUfunc& f) { return f.u().nin(); })
       .def_property_readonly("nout", [](const PyUfunc& f) { return f.u().nout(); })
       .def_property_readonly("nargs", [](const PyUfunc& f) { return f.u().nargs(); })
@@ -445,6 +557,13 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("reorderable", [](const PyUfunc& f) { return f.u().reorderable(); })
       .def("__repr__", [](const PyUfunc& f) { return "<ufunc '" + f.u().name() + "'>"; });
 
+  m.def("_reduce", &ReduceMethod, pyb::arg("ufunc"), pyb::arg("array"), pyb::arg("axis"),
+        pyb::arg("dtype"), pyb::arg("out"), pyb::arg("keepdims"), pyb::arg("has_initial"),
+        pyb::arg("initial"), pyb::arg("where"));
+  m.def("_accumulate", &AccumulateMethod, pyb::arg("ufunc"), pyb::arg("array"), pyb::arg("axis"),
+        pyb::arg("dtype"), pyb::arg("out"));
+  m.def("_reduceat", &ReduceatMethod, pyb::arg("ufunc"), pyb::arg("array"),
+        pyb::arg("indices"), pyb::arg("axis"), pyb::arg("dtype"), pyb::arg("out"));
   m.def("_scatter", &ScatterInPlace, pyb::arg("operands"), pyb::arg("indices"),
         pyb::arg("updates"), pyb::arg("update_window_dims"), pyb::arg("inserted_window_dims"),
         pyb::arg("input_batching_dims"), pyb::arg("scatter_indices_batching_dims"),

@@ -109,6 +109,17 @@ const Loop& Ufunc::ResolveUncached(std::span<const DType> in, const CallOptions&
     }
     return true;
   };
+  // NumPy's subtract and negative type resolvers refuse booleans.
+  if (!any_fixed && std::all_of(in.begin(), in.end(), [](DType t) { return t == DType::kBool; })) {
+    if (name_ == "subtract") {
+      throw TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                      "bitwise_xor, the `^` operator, or the logical_xor function instead.");
+    }
+    if (name_ == "negative") {
+      throw TypeError("The numpy boolean negative, the `-` operator, is not supported, use the "
+                      "`~` operator or the logical_not function instead.");
+    }
+  }
   if (int_inputs_loop_ >= 0 && !any_fixed &&
       std::all_of(in.begin(), in.end(), [](DType t) {
         return IsInteger(t) || t == DType::kBool;

@@ -71,6 +71,22 @@ StridedIteration::StridedIteration(std::span<const ArrayView> operands,
     full[k] = BroadcastStrides(operands[k], shape);
     base_.push_back(operands[k].data);
   }
+  // Walk a dim backwards when no operand steps forward along it (NumPy's
+  // iterator does the same), so reversed views run in memory order and
+  // reductions over them add in the same order as over the original.
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] <= 1) continue;
+    bool any_negative = false, any_positive = false;
+    for (int k = 0; k < nop_; ++k) {
+      any_negative = any_negative || full[k][d] < 0;
+      any_positive = any_positive || full[k][d] > 0;
+    }
+    if (!any_negative || any_positive) continue;
+    for (int k = 0; k < nop_; ++k) {
+      base_[k] += full[k][d] * (shape[d] - 1);
+      full[k][d] = -full[k][d];
+    }
+  }
   // Keep dims of extent > 1, ordered so the innermost has the smallest
   // strides (the last operand - the output by convention - decides first).
   std::vector<int> dims;

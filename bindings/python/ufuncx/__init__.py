@@ -8,6 +8,7 @@ object that behaves like ``numpy.ufunc``::
     ux.divmod(np.arange(5), 3)          # (array([0, 0, 0, 1, 1]), array([0, 1, 2, 0, 1]))
 """
 from . import _core
+from . import _methods
 from ._at import ufunc_at as _ufunc_at
 from ._core import can_cast, loop_targets, promote_types, simd_targets, ufunc
 from ._scatter import scatter
@@ -16,6 +17,10 @@ __all__ = ["ufunc", "registry", "simd_targets", "loop_targets", "promote_types",
            "scatter", "torchlike", "asctile"]
 
 ufunc.at = _ufunc_at
+ufunc.reduce = _methods.reduce
+ufunc.accumulate = _methods.accumulate
+ufunc.reduceat = _methods.reduceat
+ufunc.outer = _methods.outer
 
 
 def registry():

@@ -30,6 +30,20 @@ struct CallOptions {
   const ArrayView* where = nullptr;  // bool mask, broadcast to the result
 };
 
+// Keywords of reduce (numpy.ufunc.reduce).
+struct ReduceOptions {
+  // The axes to reduce (negative counts from the end); nullopt reduces
+  // every axis (axis=None).
+  std::optional<std::vector<int64_t>> axis = std::vector<int64_t>{0};
+  std::optional<DType> dtype;
+  bool keepdims = false;
+  // initial=: one value, cast unsafely to the accumulator type. When null
+  // the ufunc's identity is used, unless no_initial (initial=None) is set.
+  const ArrayView* initial = nullptr;
+  bool no_initial = false;
+  const ArrayView* where = nullptr;  // bool, broadcast to the operand
+};
+
 // The resolved loop and result shape of one call.
 struct CallPlan {
   const Loop* loop = nullptr;
@@ -87,7 +101,43 @@ class Ufunc {
                 std::span<const ArrayView> outputs,
                 const CallOptions& options = {}) const;
 
+  // The reduce family (binary ufuncs; others throw ValueError as NumPy
+  // does). *Into forms write into `out` (cast unsafely), the others return
+  // a new array of the accumulator type.
+  Array Reduce(const ArrayView& a, const ReduceOptions& options = {}) const;
+  void ReduceInto(const ArrayView& a, const ArrayView& out, const ReduceOptions& options) const;
+  Array Accumulate(const ArrayView& a, int64_t axis = 0, std::optional<DType> dtype = {}) const;
+  void AccumulateInto(const ArrayView& a, const ArrayView& out, int64_t axis = 0,
+                      std::optional<DType> dtype = {}) const;
+  Array Reduceat(const ArrayView& a, std::span<const int64_t> indices, int64_t axis = 0,
+                 std::optional<DType> dtype = {}) const;
+  void ReduceatInto(const ArrayView& a, std::span<const int64_t> indices, const ArrayView& out,
+                    int64_t axis = 0, std::optional<DType> dtype = {}) const;
+  // numpy.ufunc.outer: the result has shape a.shape + b.shape.
+  std::vector<Array> Outer(const ArrayView& a, const ArrayView& b,
+                           const CallOptions& options = {}) const;
+  void OuterInto(const ArrayView& a, const ArrayView& b, std::span<const ArrayView> outputs,
+                 const CallOptions& options = {}) const;
+
+  // The loop a reduce-like method uses ("reduce", "accumulate",
+  // "reduceat"): NumPy's rules for dtype=, out= and the add/multiply
+  // integer widening. Its types[0] is the accumulator type.
+  const Loop& ResolveReduceLoop(const char* method, DType in, std::optional<DType> dtype,
+                                std::optional<DType> out) const;
+  // Throws NumPy's ValueError unless the method applies to this ufunc.
+  void CheckBinaryMethod(const char* method) const;
+
  private:
+  struct Prepared;
+  void ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* out, Array* result,
+                  const ReduceOptions& options) const;
+  void ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView& in,
+                   const ArrayView* where) const;
+  void AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView& res, int axis) const;
+  void ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const int64_t> indices,
+                    int64_t axis, const ArrayView* out, Array* result) const;
+  Prepared Prepare(const Loop& loop, const ArrayView& a, const ArrayView* out,
+                   const Shape& rshape, bool inplace_ok) const;
   const Loop& ResolveUncached(std::span<const DType> inputs, const CallOptions& options) const;
   bool TryDirect(const CallPlan& plan, std::span<const ArrayView> inputs,
                  std::span<const ArrayView> outputs, const CallOptions& options) const;

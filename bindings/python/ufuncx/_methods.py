@@ -1,0 +1,95 @@
+"""reduce, accumulate, reduceat and outer on ufuncx.ufunc objects.
+
+These accept NumPy 2.x's argument forms (axis as int, tuple or None; out as
+an array or a 1-tuple; initial; where) and hand normalised arguments to the
+core, where the semantics live. outer is the call on broadcast views.
+"""
+import operator
+
+import numpy as np
+
+from . import _core
+
+_NoValue = np._NoValue  # NumPy's "not given" sentinel, so callers may pass it on
+
+
+def _operand(array, name):
+    a = np.asarray(array)
+    if not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))
+    if a.dtype.kind not in "biufc":
+        raise TypeError(f"ufunc '{name}' not supported for the input types, and the inputs could "
+                        f"not be safely coerced to any supported types according to the casting "
+                        f"rule ''safe'' (input types: {a.dtype!r})")
+    return a
+
+
+def _out(out, method):
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"The 'out' tuple must have exactly one entry for {method}")
+        out = out[0]
+    if out is not None and not isinstance(out, np.ndarray):
+        raise TypeError("output must be an array")
+    return out
+
+
+def _axes(axis):
+    if axis is None:
+        return None
+    if isinstance(axis, tuple):
+        return tuple(operator.index(a) for a in axis)
+    return (operator.index(axis),)
+
+
+def _single_axis(axis, method):
+    if isinstance(axis, tuple):
+        if len(axis) != 1:
+            raise ValueError(f"{method} does not allow multiple axes")
+        axis = axis[0]
+    if axis is None:
+        raise ValueError(f"{method} does not allow multiple axes")
+    return operator.index(axis)
+
+
+def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
+           where=True):
+    """numpy.ufunc.reduce: reduce array's dimension(s) by applying the ufunc along them."""
+    self._check_binary("reduce")
+    a = _operand(array, self.__name__)
+    out = _out(out, "reduce")
+    if where is True:
+        where = None
+    else:
+        where = np.asarray(where, dtype=bool)
+    return _core._reduce(self, a, _axes(axis), dtype, out, bool(keepdims),
+                         initial is not _NoValue, None if initial is _NoValue else initial, where)
+
+
+def accumulate(self, array, axis=0, dtype=None, out=None):
+    """numpy.ufunc.accumulate: the running result of the ufunc along one axis."""
+    self._check_binary("accumulate")
+    a = _operand(array, self.__name__)
+    return _core._accumulate(self, a, _single_axis(axis, "accumulate"), dtype,
+                             _out(out, "accumulate"))
+
+
+def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+    """numpy.ufunc.reduceat: reductions over the slices array[indices[i]:indices[i+1]]."""
+    self._check_binary("reduceat")
+    a = _operand(array, self.__name__)
+    idx = np.asarray(indices)
+    if idx.ndim > 1:
+        raise ValueError("setting an array element with a sequence. The requested array would "
+                         "exceed the maximum number of dimension of 1.")
+    idx = np.ascontiguousarray(idx.reshape(-1).astype(np.intp, casting="unsafe"))
+    return _core._reduceat(self, a, idx, _single_axis(axis, "reduceat"), dtype,
+                           _out(out, "reduceat"))
+
+
+def outer(self, A, B, /, **kwargs):
+    """numpy.ufunc.outer: the ufunc on every pair (a, b); result shape A.shape + B.shape."""
+    self._check_binary("outer")
+    a = np.asarray(A)
+    b = np.asarray(B)
+    return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)

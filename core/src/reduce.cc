@@ -1,0 +1,542 @@
+// The reduce family of binary ufuncs: reduce, accumulate, reduceat and
+// outer, with NumPy 2.x semantics (type resolution, identities, initial=,
+// where=, keepdims, out= with unsafe casting, error classes and messages).
+//
+// Every element-level loop here is a loop slot of the resolved Loop: the
+// `reduce` slot when the innermost dim is reduced (NumPy's binary-reduce
+// call, pairwise for float add), the elementwise slots when it is not
+// (column sums run across columns, vectorised), and the `accumulate` slot
+// for running values along a line. This file only walks dims.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "cast.h"
+#include "iterator.h"
+#include "ufuncx/error.h"
+#include "ufuncx/ufunc.h"
+
+namespace ufuncx {
+namespace {
+
+constexpr int64_t kBufferElems = 8192;
+
+std::string DTypeRepr(DType t) { return std::string("dtype('") + Name(t) + "')"; }
+
+void CheckStatus(int status) {
+  if (status == 0) return;
+  if (status == kLoopNegativeIntPower) {
+    throw ValueError("Integers to negative integer powers are not allowed.");
+  }
+  throw ValueError("ufunc loop failed with status " + std::to_string(status));
+}
+
+int NormalizeAxis(int64_t axis, int ndim) {
+  if (axis < -ndim || axis >= ndim) {
+    throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                    std::to_string(ndim));
+  }
+  return static_cast<int>(axis < 0 ? axis + ndim : axis);
+}
+
+// The view with dim `axis` restricted to [start, start + count).
+ArrayView Slice(const ArrayView& v, int axis, int64_t start, int64_t count) {
+  ArrayView s = v;
+  s.data += start * v.strides[static_cast<size_t>(axis)];
+  s.shape[static_cast<size_t>(axis)] = count;
+  return s;
+}
+
+// The view without dim `axis` (at index `index` along it).
+ArrayView Drop(const ArrayView& v, int axis, int64_t index) {
+  ArrayView s = v;
+  s.data += index * v.strides[static_cast<size_t>(axis)];
+  s.shape.erase(s.shape.begin() + axis);
+  s.strides.erase(s.strides.begin() + axis);
+  return s;
+}
+
+bool SameLayout(const ArrayView& a, const ArrayView& b) {
+  return a.data == b.data && a.dtype == b.dtype && a.shape == b.shape && a.strides == b.strides;
+}
+
+// A view of `r` (the result, reduced dims removed unless keepdims) shaped
+// like the operand with size-1 reduced dims, and the same view broadcast
+// over `full` (stride 0 along reduced dims): the accumulator operand.
+ArrayView KeptDims(const ArrayView& r, const std::vector<bool>& reduced, bool keepdims) {
+  if (keepdims) return r;
+  ArrayView k = r;
+  k.shape.clear();
+  k.strides.clear();
+  size_t j = 0;
+  for (bool red : reduced) {
+    if (red) {
+      k.shape.push_back(1);
+      k.strides.push_back(0);
+    } else {
+      k.shape.push_back(r.shape[j]);
+      k.strides.push_back(r.strides[j]);
+      ++j;
+    }
+  }
+  return k;
+}
+
+ArrayView Broadcast(const ArrayView& kept, const Shape& full) {
+  ArrayView b = kept;
+  b.shape = full;
+  for (size_t d = 0; d < full.size(); ++d) {
+    if (kept.shape[d] == 1) b.strides[d] = 0;
+  }
+  return b;
+}
+
+// Writes a ufunc's identity, converted to `acc`'s dtype, into every
+// element of acc.
+void FillIdentity(const ArrayView& acc, const Identity& id) {
+  Array v;
+  if (id.kind == Identity::Kind::kFloat) {
+    v = Array(DType::kFloat64, {});
+    *v.typed<double>() = id.value;
+  } else if (id.kind == Identity::Kind::kBool) {
+    v = Array(DType::kBool, {});
+    *v.typed<bool>() = id.value != 0;
+  } else {
+    // Integer identities cast like C: -1 is all ones in unsigned types.
+    v = Array(DType::kInt64, {});
+    *v.typed<int64_t>() = static_cast<int64_t>(id.value);
+  }
+  CopyInto(acc, v.view());
+}
+
+}  // namespace
+
+void Ufunc::CheckBinaryMethod(const char* method) const {
+  const std::string m = method;
+  if (nin_ != 2) {
+    if (m == "outer") throw ValueError("outer product only supported for binary functions");
+    throw ValueError(m + " only supported for binary functions");
+  }
+  if (nout_ != 1 && m != "outer") {  // NumPy's outer allows several outputs
+    throw ValueError(std::string(method) + " only supported for functions returning a single value");
+  }
+}
+
+const Loop& Ufunc::ResolveReduceLoop(const char* method, DType in, std::optional<DType> dtype,
+                                     std::optional<DType> out) const {
+  CheckBinaryMethod(method);
+  const bool uniform = std::string(method) != "reduce";
+  std::optional<DType> sig0 = dtype;
+  // NumPy: add and multiply over bool and narrow ints accumulate in the
+  // platform integer unless dtype= or out= says otherwise.
+  if (!sig0 && !out && (name_ == "add" || name_ == "multiply") &&
+      (in == DType::kBool || IsInteger(in)) && ItemSize(in) < 8) {
+    sig0 = KindOf(in) == Kind::kUnsigned ? DType::kUInt64 : DType::kInt64;
+  }
+  CallOptions opt;
+  opt.casting = Casting::kUnsafe;
+  // NumPy's logical ufuncs promote every operand to bool.
+  const bool logical = name_ == "logical_and" || name_ == "logical_or" || name_ == "logical_xor";
+  if (logical && !sig0 && !out) {
+    opt.signature.assign(3, DType::kBool);
+  } else if (sig0) {
+    opt.signature = {sig0, std::nullopt, sig0};
+  }
+  const DType ins[2] = {out.value_or(in), in};
+  const Loop* loop = &ResolveLoop(ins, opt);
+  if (loop->types[0] != loop->types[2] && !sig0) {
+    // The loop found is not reduce-compatible: NumPy forces its output type
+    // on the first operand and searches again (comparisons fail here).
+    CallOptions again;
+    again.casting = Casting::kSafe;
+    again.signature = {loop->types[2], std::nullopt, std::nullopt};
+    try {
+      loop = &ResolveLoop(ins, again);
+    } catch (const TypeError&) {
+      throw TypeError("No loop matching the specified signature and casting was found for ufunc " +
+                      name_);
+    }
+  }
+  if (loop->types[0] != loop->types[2] || (uniform && loop->types[0] != loop->types[1])) {
+    throw TypeError("the resolved dtypes are not compatible with " + name_ + "." + method +
+                    ". Resolved (" + DTypeRepr(loop->types[0]) + ", " +
+                    DTypeRepr(loop->types[1]) + ", " + DTypeRepr(loop->types[2]) + ")");
+  }
+  return *loop;
+}
+
+// Combines every element of `in` into `acc` (in's shape; stride 0 along the
+// reduced dims), masked by `where` (bool, broadcast to in) when given.
+void Ufunc::ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView& in,
+                        const ArrayView* where) const {
+  const DType t = loop.types[0];
+  const int64_t item = static_cast<int64_t>(ItemSize(t));
+  const int64_t item1 = static_cast<int64_t>(ItemSize(loop.types[1]));
+  const bool cast = in.dtype != loop.types[1];
+  const LoopContext ctx{name_.c_str()};
+  internal::CastFn to_loop = cast ? internal::GetCast(in.dtype, loop.types[1]) : nullptr;
+  std::unique_ptr<char[]> buf(cast ? new char[static_cast<size_t>(kBufferElems * item1)] : nullptr);
+  // One run of m elements: the reduce slot when acc does not move, the
+  // elementwise slots (in place, acc = op(acc, in)) when it does.
+  auto run = [&](char* accp, int64_t sa, const char* inp, int64_t si, int64_t m) {
+    for (int64_t start = 0; start < m; start += kBufferElems) {
+      int64_t c = cast ? std::min(kBufferElems, m - start) : m;
+      const char* src = inp + start * si;
+      int64_t step = si;
+      if (cast) {
+        to_loop(src, si, buf.get(), item1, c);
+        src = buf.get();
+        step = item1;
+      }
+      char* a = accp + start * sa;
+      char* args[3] = {a, const_cast<char*>(src), a};
+      const int64_t steps[3] = {sa, step, sa};
+      LoopFn fn;
+      if (sa == 0) {
+        fn = step == item1 && loop.slots.reduce_contig ? loop.slots.reduce_contig
+             : loop.slots.reduce                       ? loop.slots.reduce
+                                                       : loop.slots.strided;
+      } else {
+        fn = loop.slots.contig && sa == item && step == item1 ? loop.slots.contig
+                                                              : loop.slots.strided;
+      }
+      CheckStatus(fn(ctx, args, &c, steps, nullptr));
+      if (!cast) break;
+    }
+  };
+  if (in.size() == 0) return;
+  if (in.ndim() == 1 && !where) {  // the common 1-D case, no iterator
+    run(acc.data, acc.strides[0], in.data, in.strides[0], in.shape[0]);
+    return;
+  }
+  std::vector<ArrayView> ops = {in};
+  if (where) ops.push_back(*where);
+  ops.push_back(acc);
+  const internal::StridedIteration it(ops, in.shape);
+  const size_t ka = ops.size() - 1;
+  it.ForEachInner([&](char* const* p, int64_t n, const int64_t* s) {
+    if (!where) {
+      run(p[ka], s[ka], p[0], s[0], n);
+      return;
+    }
+    const char* mask = p[1];
+    for (int64_t i = 0; i < n;) {  // runs of true mask values, as NumPy's masked loops
+      if (!mask[i * s[1]]) {
+        ++i;
+        continue;
+      }
+      int64_t j = i + 1;
+      while (j < n && mask[j * s[1]]) ++j;
+      run(p[ka] + i * s[ka], s[ka], p[0] + i * s[0], s[0], j - i);
+      i = j;
+    }
+  });
+}
+
+void Ufunc::ReduceInto(const ArrayView& a, const ArrayView& out, const ReduceOptions& opt) const {
+  const Loop& loop = ResolveReduceLoop("reduce", a.dtype, opt.dtype, out.dtype);
+  ReduceWith(loop, a, &out, nullptr, opt);
+}
+
+Array Ufunc::Reduce(const ArrayView& a, const ReduceOptions& opt) const {
+  const Loop& loop = ResolveReduceLoop("reduce", a.dtype, opt.dtype, std::nullopt);
+  Array result;
+  ReduceWith(loop, a, nullptr, &result, opt);
+  return result;
+}
+
+void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* out, Array* result,
+                       const ReduceOptions& opt) const {
+  const int nd = a.ndim();
+  std::vector<bool> reduced(static_cast<size_t>(nd), !opt.axis.has_value());
+  if (opt.axis) {
+    const auto& axes = *opt.axis;
+    // NumPy accepts axis 0 (or -1) for a 0-d operand.
+    const bool scalar_axis = nd == 0 && axes.size() == 1 && (axes[0] == 0 || axes[0] == -1);
+    for (int64_t ax : scalar_axis ? std::vector<int64_t>{} : axes) {
+      const int k = NormalizeAxis(ax, nd);
+      if (reduced[static_cast<size_t>(k)]) throw ValueError("duplicate value in 'axis'");
+      reduced[static_cast<size_t>(k)] = true;
+    }
+  }
+  const int nreduced = static_cast<int>(std::count(reduced.begin(), reduced.end(), true));
+  if (nreduced > 1 && !reorderable_) {
+    throw ValueError("reduction operation '" + name_ +
+                     "' is not reorderable, so at most one axis may be specified");
+  }
+  const bool use_identity = identity_.has() && !opt.no_initial;
+  const bool has_initial = opt.initial || use_identity;
+  if (opt.where && !has_initial) {
+    throw ValueError("reduction operation '" + name_ +
+                     "' does not have an identity, so to use a where mask one has to specify "
+                     "'initial'");
+  }
+  int64_t count = 1;
+  Shape rshape;
+  for (int d = 0; d < nd; ++d) {
+    if (reduced[static_cast<size_t>(d)]) {
+      count *= a.shape[static_cast<size_t>(d)];
+      if (opt.keepdims) rshape.push_back(1);
+    } else {
+      rshape.push_back(a.shape[static_cast<size_t>(d)]);
+    }
+  }
+  if (count == 0 && !has_initial) {
+    throw ValueError("zero-size array to reduction operation " + name_ +
+                     " which has no identity");
+  }
+  if (out) {
+    if (out->ndim() != static_cast<int>(rshape.size())) {
+      throw ValueError("output parameter for reduction operation " + name_ +
+                       " has the wrong number of dimensions: Found " +
+                       std::to_string(out->ndim()) + " but expected " +
+                       std::to_string(rshape.size()) +
+                       (opt.keepdims ? " (must match the operand's when keepdims=True)" : ""));
+    }
+    if (out->shape != rshape) {
+      throw ValueError("output parameter for reduction operation " + name_ + " has shape " +
+                       internal::ShapeString(out->shape) + " but the reduction gives " +
+                       internal::ShapeString(rshape));
+    }
+  }
+  const ArrayView* where = opt.where;
+  if (where) {
+    if (where->dtype != DType::kBool) {
+      throw TypeError("Cannot cast array data from " + DTypeRepr(where->dtype) +
+                      " to dtype('bool') according to the rule 'safe'");
+    }
+    internal::BroadcastStrides(*where, a.shape);  // throws when it does not fit
+  }
+  if (opt.initial && opt.initial->size() != 1) {
+    throw ValueError("initial must be a single value");
+  }
+
+  // The accumulator: out itself when it has the loop's type and does not
+  // overlap the operand, else a fresh array copied into out at the end.
+  const DType t = loop.types[0];
+  Array own;
+  ArrayView r;
+  if (out && out->dtype == t && !MayShareMemory(*out, a) &&
+      !(where && MayShareMemory(*out, *where))) {
+    r = *out;
+  } else {
+    own = Array(t, rshape);
+    r = own.view();
+  }
+  if (ShapeSize(rshape) > 0) {
+    const ArrayView kept = KeptDims(r, reduced, opt.keepdims);
+    if (has_initial) {
+      if (opt.initial) CopyInto(r, *opt.initial);
+      else FillIdentity(r, identity_);
+      ReduceLoops(loop, Broadcast(kept, a.shape), a, where);
+    } else if (nreduced <= 1) {
+      // No initial value: start from the first element along the axis.
+      const int ax = static_cast<int>(std::find(reduced.begin(), reduced.end(), true) - reduced.begin());
+      if (ax == nd) {
+        CopyInto(kept, a);
+      } else {
+        CopyInto(kept, Slice(a, ax, 0, 1));
+        const ArrayView rest = Slice(a, ax, 1, a.shape[static_cast<size_t>(ax)] - 1);
+        ReduceLoops(loop, Broadcast(kept, rest.shape), rest, nullptr);
+      }
+    } else {
+      // Several axes, no initial (reorderable ufuncs only): one axis at a
+      // time, keeping dims, into the accumulator type.
+      Array step;
+      ArrayView cur = a;
+      ReduceOptions one;
+      one.keepdims = true;
+      one.no_initial = true;
+      int done = 0;
+      for (int d = 0; d < nd; ++d) {
+        if (!reduced[static_cast<size_t>(d)]) continue;
+        one.axis = std::vector<int64_t>{d};
+        if (++done == nreduced) {
+          ReduceWith(loop, cur, &kept, nullptr, one);
+        } else {
+          Array next;
+          ReduceWith(loop, cur, nullptr, &next, one);
+          step = next;
+          cur = step.view();
+        }
+      }
+    }
+  }
+  if (out && r.data != out->data) CopyInto(*out, r);
+  if (result) *result = own;
+}
+
+// ---------------------------------------------------------------- accumulate
+
+void Ufunc::AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView& res,
+                           int axis) const {
+  const LoopContext ctx{name_.c_str()};
+  const int64_t n = a.shape[static_cast<size_t>(axis)];
+  if (a.size() == 0) return;
+  const int64_t other = a.size() / n;
+  // Along lines when the axis is the fastest dim of the result (or there
+  // are few lines); otherwise slice by slice, vectorised across the slice.
+  bool axis_fastest = true;
+  const int64_t sa = std::llabs(res.strides[static_cast<size_t>(axis)]);
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (d != axis && a.shape[static_cast<size_t>(d)] > 1 &&
+        std::llabs(res.strides[static_cast<size_t>(d)]) < sa) {
+      axis_fastest = false;
+    }
+  }
+  if (axis_fastest || other < 64 || n == 1) {
+    const ArrayView ops[2] = {Drop(a, axis, 0), Drop(res, axis, 0)};
+    const internal::StridedIteration it(ops, ops[0].shape);
+    const int64_t steps[2] = {a.strides[static_cast<size_t>(axis)],
+                              res.strides[static_cast<size_t>(axis)]};
+    it.ForEachInner([&](char* const* p, int64_t m, const int64_t* s) {
+      for (int64_t j = 0; j < m; ++j) {
+        char* args[2] = {p[0] + j * s[0], p[1] + j * s[1]};
+        int64_t len = n;
+        CheckStatus(loop.slots.accumulate(ctx, args, &len, steps, nullptr));
+      }
+    });
+    return;
+  }
+  if (!SameLayout(a, res)) CopyInto(Drop(res, axis, 0), Drop(a, axis, 0));
+  const int64_t item = static_cast<int64_t>(ItemSize(loop.types[0]));
+  for (int64_t i = 1; i < n; ++i) {
+    const ArrayView ops[3] = {Drop(res, axis, i - 1), Drop(a, axis, i), Drop(res, axis, i)};
+    const internal::StridedIteration it(ops, ops[0].shape);
+    it.ForEachInner([&](char* const* p, int64_t m, const int64_t* s) {
+      const bool contig = loop.slots.contig && s[0] == item && s[1] == item && s[2] == item;
+      CheckStatus((contig ? loop.slots.contig : loop.slots.strided)(ctx, p, &m, s, nullptr));
+    });
+  }
+}
+
+// Shared set-up of accumulate and reduceat: the operand in the loop's type
+// and the result array (out itself when possible).
+struct Ufunc::Prepared {
+  ArrayView in, res;
+  Array in_copy, res_own;
+};
+
+Ufunc::Prepared Ufunc::Prepare(const Loop& loop, const ArrayView& a, const ArrayView* out,
+                               const Shape& rshape, bool inplace_ok) const {
+  Prepared p;
+  const DType t = loop.types[0];
+  p.in = a;
+  if (a.dtype != t) {
+    p.in_copy = Array(t, a.shape);
+    CopyInto(p.in_copy.view(), a);
+    p.in = p.in_copy.view();
+  }
+  if (out && out->dtype == t &&
+      (!MayShareMemory(*out, p.in) || (inplace_ok && SameLayout(*out, p.in)))) {
+    p.res = *out;
+  } else {
+    p.res_own = Array(t, rshape);
+    p.res = p.res_own.view();
+  }
+  return p;
+}
+
+Array Ufunc::Accumulate(const ArrayView& a, int64_t axis, std::optional<DType> dtype) const {
+  const Loop& loop = ResolveReduceLoop("accumulate", a.dtype, dtype, std::nullopt);
+  if (a.ndim() == 0) throw TypeError("cannot accumulate on a scalar");
+  const int ax = NormalizeAxis(axis, a.ndim());
+  Prepared p = Prepare(loop, a, nullptr, a.shape, false);
+  AccumulateWith(loop, p.in, p.res, ax);
+  return p.res_own;
+}
+
+void Ufunc::AccumulateInto(const ArrayView& a, const ArrayView& out, int64_t axis,
+                           std::optional<DType> dtype) const {
+  const Loop& loop = ResolveReduceLoop("accumulate", a.dtype, dtype, out.dtype);
+  if (a.ndim() == 0) throw TypeError("cannot accumulate on a scalar");
+  const int ax = NormalizeAxis(axis, a.ndim());
+  if (out.shape != a.shape) throw ValueError("provided out is the wrong size for the accumulation.");
+  Prepared p = Prepare(loop, a, &out, a.shape, true);
+  AccumulateWith(loop, p.in, p.res, ax);
+  if (p.res.data != out.data) CopyInto(out, p.res);
+}
+
+// ------------------------------------------------------------------ reduceat
+
+Array Ufunc::Reduceat(const ArrayView& a, std::span<const int64_t> indices, int64_t axis,
+                      std::optional<DType> dtype) const {
+  const Loop& loop = ResolveReduceLoop("reduceat", a.dtype, dtype, std::nullopt);
+  Array result;
+  ReduceatWith(loop, a, indices, axis, nullptr, &result);
+  return result;
+}
+
+void Ufunc::ReduceatInto(const ArrayView& a, std::span<const int64_t> indices,
+                         const ArrayView& out, int64_t axis, std::optional<DType> dtype) const {
+  const Loop& loop = ResolveReduceLoop("reduceat", a.dtype, dtype, out.dtype);
+  ReduceatWith(loop, a, indices, axis, &out, nullptr);
+}
+
+void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const int64_t> indices,
+                         int64_t axis, const ArrayView* out, Array* result) const {
+  if (a.ndim() == 0) throw TypeError("cannot reduceat on a scalar");
+  const int ax = NormalizeAxis(axis, a.ndim());
+  const int64_t n = a.shape[static_cast<size_t>(ax)];
+  for (int64_t v : indices) {
+    if (v < 0 || v >= n) {
+      throw IndexError("index " + std::to_string(v) + " out-of-bounds in " + name_ +
+                       ".reduceat [0, " + std::to_string(n) + ")");
+    }
+  }
+  Shape rshape = a.shape;
+  rshape[static_cast<size_t>(ax)] = static_cast<int64_t>(indices.size());
+  if (out && out->shape != rshape) {
+    throw ValueError("output parameter for " + name_ + ".reduceat has shape " +
+                     internal::ShapeString(out->shape) + " but expected " +
+                     internal::ShapeString(rshape));
+  }
+  Prepared p = Prepare(loop, a, out, rshape, false);
+  const int64_t m = static_cast<int64_t>(indices.size());
+  for (int64_t j = 0; j < m && ShapeSize(rshape) > 0; ++j) {
+    // NumPy: a[i[j]:i[j+1]] reduced, or a[i[j]] alone when i[j] >= i[j+1];
+    // the last segment runs to the end.
+    const int64_t start = indices[static_cast<size_t>(j)];
+    int64_t end = j + 1 < m ? indices[static_cast<size_t>(j + 1)] : n;
+    if (end <= start) end = start + 1;
+    const ArrayView acc = Slice(p.res, ax, j, 1);
+    CopyInto(acc, Slice(p.in, ax, start, 1));
+    if (end - start > 1) {
+      const ArrayView rest = Slice(p.in, ax, start + 1, end - start - 1);
+      ReduceLoops(loop, Broadcast(acc, rest.shape), rest, nullptr);
+    }
+  }
+  if (out && p.res.data != out->data) CopyInto(*out, p.res);
+  if (result) *result = p.res_own;
+}
+
+// --------------------------------------------------------------------- outer
+
+namespace {
+// a seen with b.ndim() trailing size-1 dims, so a op b broadcasts to
+// a.shape + b.shape.
+ArrayView OuterLeft(const ArrayView& a, const ArrayView& b) {
+  ArrayView v = a;
+  for (int i = 0; i < b.ndim(); ++i) {
+    v.shape.push_back(1);
+    v.strides.push_back(0);
+  }
+  return v;
+}
+}  // namespace
+
+std::vector<Array> Ufunc::Outer(const ArrayView& a, const ArrayView& b,
+                                const CallOptions& opt) const {
+  CheckBinaryMethod("outer");
+  const ArrayView in[2] = {OuterLeft(a, b), b};
+  return (*this)(std::span<const ArrayView>(in), opt);
+}
+
+void Ufunc::OuterInto(const ArrayView& a, const ArrayView& b, std::span<const ArrayView> outputs,
+                      const CallOptions& opt) const {
+  CheckBinaryMethod("outer");
+  const ArrayView in[2] = {OuterLeft(a, b), b};
+  CallInto(std::span<const ArrayView>(in), outputs, opt);
+}
+
+}  // namespace ufuncx
