@@ -64,7 +64,7 @@ Strides BroadcastStrides(const ArrayView& v, const Shape& shape) {
 }
 
 StridedIteration::StridedIteration(std::span<const ArrayView> operands,
-                                   const Shape& shape)
+                                   const Shape& shape, bool flip_negative)
     : nop_(static_cast<int>(operands.size())), size_(ShapeSize(shape)) {
   std::vector<Strides> full(nop_);
   for (int k = 0; k < nop_; ++k) {
@@ -74,7 +74,7 @@ StridedIteration::StridedIteration(std::span<const ArrayView> operands,
   // Walk a dim backwards when no operand steps forward along it (NumPy's
   // iterator does the same), so reversed views run in memory order and
   // reductions over them add in the same order as over the original.
-  for (size_t d = 0; d < shape.size(); ++d) {
+  for (size_t d = 0; d < shape.size() && flip_negative; ++d) {
     if (shape[d] <= 1) continue;
     bool any_negative = false, any_positive = false;
     for (int k = 0; k < nop_; ++k) {

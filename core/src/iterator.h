@@ -23,7 +23,10 @@ Strides BroadcastStrides(const ArrayView& v, const Shape& shape);
 
 class StridedIteration {
  public:
-  StridedIteration(std::span<const ArrayView> operands, const Shape& shape);
+  // flip_negative: walk dims that no operand steps forward along backwards,
+  // in memory order (elementwise work); reductions keep the logical order.
+  StridedIteration(std::span<const ArrayView> operands, const Shape& shape,
+                   bool flip_negative = true);
 
   int num_operands() const { return nop_; }
   // Coalesced layout, innermost last; exposed for tests.

@@ -137,12 +137,13 @@ const Loop& Ufunc::ResolveReduceLoop(const char* method, DType in, std::optional
   opt.casting = Casting::kUnsafe;
   // NumPy's logical ufuncs promote every operand to bool.
   const bool logical = name_ == "logical_and" || name_ == "logical_or" || name_ == "logical_xor";
-  if (logical && !sig0 && !out) {
+  if (logical && !sig0) {
     opt.signature.assign(3, DType::kBool);
   } else if (sig0) {
     opt.signature = {sig0, std::nullopt, sig0};
   }
-  const DType ins[2] = {out.value_or(in), in};
+  // The first operand is the accumulator: a fixed type stands for it.
+  DType ins[2] = {sig0.value_or(out.value_or(in)), in};
   const Loop* loop = &ResolveLoop(ins, opt);
   if (loop->types[0] != loop->types[2] && !sig0) {
     // The loop found is not reduce-compatible: NumPy forces its output type
@@ -150,6 +151,7 @@ const Loop& Ufunc::ResolveReduceLoop(const char* method, DType in, std::optional
     CallOptions again;
     again.casting = Casting::kSafe;
     again.signature = {loop->types[2], std::nullopt, std::nullopt};
+    ins[0] = loop->types[2];
     try {
       loop = &ResolveLoop(ins, again);
     } catch (const TypeError&) {
@@ -173,14 +175,31 @@ void Ufunc::ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView&
   const int64_t item = static_cast<int64_t>(ItemSize(t));
   const int64_t item1 = static_cast<int64_t>(ItemSize(loop.types[1]));
   const bool cast = in.dtype != loop.types[1];
+  const bool chunked = cast;
   const LoopContext ctx{name_.c_str()};
   internal::CastFn to_loop = cast ? internal::GetCast(in.dtype, loop.types[1]) : nullptr;
   std::unique_ptr<char[]> buf(cast ? new char[static_cast<size_t>(kBufferElems * item1)] : nullptr);
-  // One run of m elements: the reduce slot when acc does not move, the
-  // elementwise slots (in place, acc = op(acc, in)) when it does.
+  // One loop call: the reduce slot when acc does not move, the elementwise
+  // slots (in place, acc = op(acc, in)) when it does.
+  auto call = [&](char* a, int64_t sa, const char* src, int64_t step, int64_t c) {
+    char* args[3] = {a, const_cast<char*>(src), a};
+    const int64_t steps[3] = {sa, step, sa};
+    LoopFn fn;
+    if (sa == 0) {
+      fn = step == item1 && loop.slots.reduce_contig ? loop.slots.reduce_contig
+           : loop.slots.reduce                       ? loop.slots.reduce
+                                                     : loop.slots.strided;
+    } else {
+      fn = loop.slots.contig && sa == item && step == item1 ? loop.slots.contig
+                                                            : loop.slots.strided;
+    }
+    CheckStatus(fn(ctx, args, &c, steps, nullptr));
+  };
+  // One run of m elements, through bounded buffers when a cast is needed.
   auto run = [&](char* accp, int64_t sa, const char* inp, int64_t si, int64_t m) {
+    if (!chunked) return call(accp, sa, inp, si, m);
     for (int64_t start = 0; start < m; start += kBufferElems) {
-      int64_t c = cast ? std::min(kBufferElems, m - start) : m;
+      const int64_t c = std::min(kBufferElems, m - start);
       const char* src = inp + start * si;
       int64_t step = si;
       if (cast) {
@@ -188,20 +207,7 @@ void Ufunc::ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView&
         src = buf.get();
         step = item1;
       }
-      char* a = accp + start * sa;
-      char* args[3] = {a, const_cast<char*>(src), a};
-      const int64_t steps[3] = {sa, step, sa};
-      LoopFn fn;
-      if (sa == 0) {
-        fn = step == item1 && loop.slots.reduce_contig ? loop.slots.reduce_contig
-             : loop.slots.reduce                       ? loop.slots.reduce
-                                                       : loop.slots.strided;
-      } else {
-        fn = loop.slots.contig && sa == item && step == item1 ? loop.slots.contig
-                                                              : loop.slots.strided;
-      }
-      CheckStatus(fn(ctx, args, &c, steps, nullptr));
-      if (!cast) break;
+      call(accp + start * sa, sa, src, step, c);
     }
   };
   if (in.size() == 0) return;
@@ -212,7 +218,7 @@ void Ufunc::ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView&
   std::vector<ArrayView> ops = {in};
   if (where) ops.push_back(*where);
   ops.push_back(acc);
-  const internal::StridedIteration it(ops, in.shape);
+  const internal::StridedIteration it(ops, in.shape, /*flip_negative=*/false);
   const size_t ka = ops.size() - 1;
   it.ForEachInner([&](char* const* p, int64_t n, const int64_t* s) {
     if (!where) {
@@ -316,19 +322,30 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
   const DType t = loop.types[0];
   Array own;
   ArrayView r;
-  if (out && out->dtype == t && !MayShareMemory(*out, a) &&
-      !(where && MayShareMemory(*out, *where))) {
+  if (out && !MayShareMemory(*out, a) && !(where && MayShareMemory(*out, *where))) {
     r = *out;
   } else {
-    own = Array(t, rshape);
+    own = Array(out ? out->dtype : t, rshape);
     r = own.view();
   }
   if (ShapeSize(rshape) > 0) {
     const ArrayView kept = KeptDims(r, reduced, opt.keepdims);
+    // As in NumPy, the starting values are written into out (in its
+    // dtype); the loop then runs on them in the loop's type, and the result
+    // is cast back once.
+    Array acc_own;
+    ArrayView acc = kept;
+    auto to_loop_type = [&] {
+      if (r.dtype == t) return;
+      acc_own = Array(t, kept.shape);
+      CopyInto(acc_own.view(), kept);
+      acc = acc_own.view();
+    };
     if (has_initial) {
       if (opt.initial) CopyInto(r, *opt.initial);
       else FillIdentity(r, identity_);
-      ReduceLoops(loop, Broadcast(kept, a.shape), a, where);
+      to_loop_type();
+      ReduceLoops(loop, Broadcast(acc, a.shape), a, where);
     } else if (nreduced <= 1) {
       // No initial value: start from the first element along the axis.
       const int ax = static_cast<int>(std::find(reduced.begin(), reduced.end(), true) - reduced.begin());
@@ -336,8 +353,9 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
         CopyInto(kept, a);
       } else {
         CopyInto(kept, Slice(a, ax, 0, 1));
+        to_loop_type();
         const ArrayView rest = Slice(a, ax, 1, a.shape[static_cast<size_t>(ax)] - 1);
-        ReduceLoops(loop, Broadcast(kept, rest.shape), rest, nullptr);
+        ReduceLoops(loop, Broadcast(acc, rest.shape), rest, nullptr);
       }
     } else {
       // Several axes, no initial (reorderable ufuncs only): one axis at a
@@ -361,6 +379,7 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
         }
       }
     }
+    if (acc_own.data()) CopyInto(kept, acc);
   }
   if (out && r.data != out->data) CopyInto(*out, r);
   if (result) *result = own;
@@ -384,7 +403,9 @@ void Ufunc::AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView
       axis_fastest = false;
     }
   }
-  if (axis_fastest || other < 64 || n == 1) {
+  // Complex multiply differs between NumPy's chained and elementwise loops:
+  // complex scans always run along lines, as NumPy's do.
+  if (axis_fastest || other < 64 || n == 1 || KindOf(loop.types[0]) == Kind::kComplex) {
     const ArrayView ops[2] = {Drop(a, axis, 0), Drop(res, axis, 0)};
     const internal::StridedIteration it(ops, ops[0].shape);
     const int64_t steps[2] = {a.strides[static_cast<size_t>(axis)],
@@ -499,12 +520,24 @@ void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const i
     const int64_t start = indices[static_cast<size_t>(j)];
     int64_t end = j + 1 < m ? indices[static_cast<size_t>(j + 1)] : n;
     if (end <= start) end = start + 1;
-    const ArrayView acc = Slice(p.res, ax, j, 1);
-    CopyInto(acc, Slice(p.in, ax, start, 1));
-    if (end - start > 1) {
-      const ArrayView rest = Slice(p.in, ax, start + 1, end - start - 1);
-      ReduceLoops(loop, Broadcast(acc, rest.shape), rest, nullptr);
-    }
+    const ArrayView acc = Drop(p.res, ax, j);
+    CopyInto(acc, Drop(p.in, ax, start));
+    if (end - start == 1) continue;
+    // NumPy calls the reduce loop along the axis for every other position.
+    const ArrayView ops[2] = {Drop(p.in, ax, start + 1), acc};
+    const internal::StridedIteration it(ops, acc.shape, /*flip_negative=*/false);
+    const int64_t steps[3] = {0, p.in.strides[static_cast<size_t>(ax)], 0};
+    const LoopFn fn = steps[1] == static_cast<int64_t>(ItemSize(loop.types[0])) && loop.slots.reduce_contig
+                          ? loop.slots.reduce_contig
+                          : loop.slots.reduce;
+    const LoopContext ctx{name_.c_str()};
+    it.ForEachInner([&](char* const* q, int64_t cnt, const int64_t* s) {
+      for (int64_t k = 0; k < cnt; ++k) {
+        char* args[3] = {q[1] + k * s[1], q[0] + k * s[0], q[1] + k * s[1]};
+        int64_t len = end - start - 1;
+        CheckStatus(fn(ctx, args, &len, steps, nullptr));
+      }
+    });
   }
   if (out && p.res.data != out->data) CopyInto(*out, p.res);
   if (result) *result = p.res_own;

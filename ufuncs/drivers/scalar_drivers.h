@@ -21,6 +21,9 @@ template <class Op>
 concept PairwiseOp = requires { Op::kPairwiseSum; };
 template <class Op>
 concept HalfReduceInFloat = requires { Op::kHalfReduceInFloat; };
+template <class Op>
+concept PlainComplexChain = requires { Op::kPlainComplexChain; };
+
 
 // What an op computes in: float for half types unless the op works on bits.
 template <class Op, class T>
@@ -35,6 +38,18 @@ template <class Op, class... A>
 inline auto Apply(int& status, A... a) {
   if constexpr (MayFail<Op>) return Op::Call(a..., status);
   else return Op::Call(a...);
+}
+
+// One step of a reduction or scan: the op, except where NumPy's chained
+// loops compute differently from its elementwise ones.
+template <class Op, class C>
+inline C ChainStep(int& status, C acc, C x) {
+  if constexpr (kIsComplex<C> && PlainComplexChain<Op>) {
+    return C(acc.real() * x.real() - acc.imag() * x.imag(),
+             acc.real() * x.imag() + acc.imag() * x.real());
+  } else {
+    return Apply<Op>(status, acc, x);
+  }
 }
 
 // One element: nin in {1, 2}, nout in {1, 2}. Types: inputs then outputs.
@@ -255,7 +270,7 @@ int Reduce(const LoopContext&, char* const* args, const int64_t* dims,
   } else {
     T acc = LoadElem<T>(args[0]);
     for (int64_t i = 0; i < n; ++i) {
-      acc = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(acc), In<Op, T>(in + i * s)));
+      acc = Convert<T>(ChainStep<Op>(status, static_cast<Compute<Op, T>>(acc), In<Op, T>(in + i * s)));
     }
     StoreElem(args[0], acc);
   }
@@ -272,7 +287,7 @@ int Accumulate(const LoopContext&, char* const* args, const int64_t* dims,
   T cur = LoadElem<T>(args[0]);
   StoreElem(args[1], cur);
   for (int64_t i = 1; i < n; ++i) {
-    cur = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur), In<Op, T>(args[0] + i * si)));
+    cur = Convert<T>(ChainStep<Op>(status, static_cast<Compute<Op, T>>(cur), In<Op, T>(args[0] + i * si)));
     StoreElem(args[1] + i * so, cur);
   }
   return status;

@@ -124,6 +124,9 @@ struct Subtract {
 
 struct Multiply {
   static constexpr bool kHalfReduceInFloat = true;
+  // NumPy's reduce and accumulate reach its scalar complex loop, which
+  // multiplies without fused operations.
+  static constexpr bool kPlainComplexChain = true;
   template <class T>
   static T Call(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a && b;

@@ -108,7 +108,12 @@ inline uint64_t TruncateToUInt64(F x) {
 }
 template <class To, class F>
 inline To FloatToInt(F x) {
-  if constexpr (sizeof(To) < 4 || std::is_same_v<To, int32_t>) {
+  if constexpr (std::is_same_v<F, long double> &&
+                (sizeof(To) == 1 || std::is_same_v<To, int16_t>)) {
+    // x87 (long double) converts to 8- and 16-bit signed through a 16-bit
+    // fistp: 0x8000 for NaN or overflow.
+    return static_cast<To>(TruncateToInt<int16_t>(x));
+  } else if constexpr (sizeof(To) < 4 || std::is_same_v<To, int32_t>) {
     return static_cast<To>(TruncateToInt<int32_t>(x));
   } else if constexpr (std::is_same_v<To, uint32_t> ||
                        std::is_same_v<To, int64_t>) {

@@ -1,0 +1,283 @@
+"""reduce, accumulate, reduceat and outer against NumPy 2.x: every binary
+ufunc and every loop type, the keywords, empty and 0-d operands, strided and
+reversed views, error classes, and bit-identity of float add."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ufuncx as ux
+from conftest import TABLE, assert_same, numpy_types, random_values, special_values
+
+BINARY = sorted(n for n, e in TABLE.items() if e["nin"] == 2 and e["nout"] == 1)
+
+
+def run(fn):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return fn(), None
+        except Exception as e:  # noqa: BLE001 - the class is what we compare
+            return None, e
+
+
+def check(np_fn, ux_fn, what, ulp=0):
+    want, want_err = run(np_fn)
+    got, got_err = run(ux_fn)
+    if want_err is not None:
+        assert got_err is not None, f"{what}: numpy raised {want_err!r}, ufuncx returned {got!r}"
+        builtin = next(c for c in type(want_err).__mro__ if c.__module__ == "builtins")
+        assert isinstance(got_err, builtin), f"{what}: {got_err!r} vs numpy {want_err!r}"
+        return
+    assert got_err is None, f"{what}: ufuncx raised {got_err!r}, numpy returned {want!r}"
+    if isinstance(want, tuple):
+        for g, w in zip(got, want):
+            assert_same(g, w, ulp, what)
+        return
+    assert type(got) is type(want) or isinstance(want, np.ndarray) == isinstance(got, np.ndarray), \
+        f"{what}: {type(got)} vs {type(want)}"
+    assert_same(got, want, ulp, what)
+
+
+def operand(t, shape, rng):
+    n = int(np.prod(shape))
+    vals = np.concatenate([special_values(t), random_values(t, n, rng)])
+    return rng.permutation(vals)[:n].reshape(shape)
+
+
+def ulp_of(name):
+    u = TABLE[name].get("ulp", 0)
+    return 0 if u == 0 else 16 * u
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_reduce_every_loop(name, rng):
+    nu, xu = getattr(np, name), getattr(ux, name)
+    ulp = ulp_of(name)
+    for t in numpy_types(nu):
+        dt = np.dtype(t[0])
+        a = operand(dt, (4, 6), rng)
+        if dt.kind in "iu" and name in ("power", "left_shift", "right_shift"):
+            a = np.abs(a % 5).astype(dt)  # NumPy raises for negative powers; keep both in range
+        w = f"{name}[{t}]"
+        for axis in (0, 1, -1, None, (0, 1), ()):
+            for keepdims in (False, True):
+                check(lambda: nu.reduce(a, axis=axis, keepdims=keepdims),
+                      lambda: xu.reduce(a, axis=axis, keepdims=keepdims),
+                      f"{w} axis={axis} keepdims={keepdims}", ulp)
+        init = a.flat[3]
+        check(lambda: nu.reduce(a, axis=1, initial=init), lambda: xu.reduce(a, axis=1, initial=init),
+              f"{w} initial", ulp)
+        mask = (np.arange(24).reshape(4, 6) % 3) != 1
+        check(lambda: nu.reduce(a, axis=0, initial=init, where=mask),
+              lambda: xu.reduce(a, axis=0, initial=init, where=mask), f"{w} where", ulp)
+        check(lambda: nu.reduce(a, axis=None, where=mask[0]), lambda: xu.reduce(a, axis=None, where=mask[0]),
+              f"{w} where without initial", ulp)
+        # Truncation to int16 magnifies the documented ULP differences.
+        for odt in (np.float64, np.complex128) + ((np.int16,) if ulp == 0 else ()):
+            o1, o2 = np.zeros(6, odt), np.zeros(6, odt)
+            check(lambda: nu.reduce(a, axis=0, out=o1), lambda: xu.reduce(a, axis=0, out=o2),
+                  f"{w} out={np.dtype(odt)}", ulp)
+        v = a[::2, ::-1]
+        check(lambda: nu.reduce(v, axis=1), lambda: xu.reduce(v, axis=1), f"{w} strided view", ulp)
+        check(lambda: nu.reduce(v.T, axis=None), lambda: xu.reduce(v.T, axis=None),
+              f"{w} transposed view", ulp)
+        e = a[:0]
+        for axis in (0, 1, None):
+            check(lambda: nu.reduce(e, axis=axis), lambda: xu.reduce(e, axis=axis), f"{w} empty axis={axis}")
+        check(lambda: nu.reduce(a[:0, :0], axis=1), lambda: xu.reduce(a[:0, :0], axis=1), f"{w} empty/empty")
+        s = a[1, 2][()] if a.ndim else a
+        check(lambda: nu.reduce(np.asarray(s), axis=None), lambda: xu.reduce(np.asarray(s), axis=None),
+              f"{w} 0-d")
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_accumulate_reduceat_outer_every_loop(name, rng):
+    nu, xu = getattr(np, name), getattr(ux, name)
+    ulp = ulp_of(name)
+    for t in numpy_types(nu):
+        dt = np.dtype(t[0])
+        a = operand(dt, (5, 7), rng)
+        if dt.kind in "iu" and name in ("power", "left_shift", "right_shift"):
+            a = np.abs(a % 5).astype(dt)
+        w = f"{name}[{t}]"
+        for axis in (0, 1, -1):
+            check(lambda: nu.accumulate(a, axis=axis), lambda: xu.accumulate(a, axis=axis),
+                  f"{w} accumulate axis={axis}", ulp)
+        check(lambda: nu.accumulate(a[::-2, 1::2], axis=1), lambda: xu.accumulate(a[::-2, 1::2], axis=1),
+              f"{w} accumulate strided", ulp)
+        o1, o2 = np.zeros((5, 7), np.complex128), np.zeros((5, 7), np.complex128)
+        check(lambda: nu.accumulate(a, out=o1), lambda: xu.accumulate(a, out=o2), f"{w} accumulate out", ulp)
+        for idx, axis in (([0, 3, 1, 4, 4, 6], 1), ([2, 0, 4], 0), ([4], 0), ([], 1)):
+            check(lambda: nu.reduceat(a, idx, axis=axis), lambda: xu.reduceat(a, idx, axis=axis),
+                  f"{w} reduceat {idx} axis={axis}", ulp)
+        b = operand(np.dtype(t[1]), (3,), rng)
+        check(lambda: nu.outer(a[0], b), lambda: xu.outer(a[0], b), f"{w} outer", ulp)
+
+
+def bits(x):
+    x = np.asarray(x)
+    if x.dtype.kind in "fc" and x.dtype.itemsize // (2 if x.dtype.kind == "c" else 1) == 16:
+        # x87 long double: 10 value bytes, 6 bytes of padding
+        return x.reshape(-1).view(np.uint8).reshape(-1, 16)[:, :10].tobytes()
+    return x.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_add_reduce_and_accumulate_bit_identical(dtype, rng):
+    lengths = list(range(0, 300)) + [511, 512, 513, 1023, 1024, 1025, 4095, 4096, 4097, 8191,
+                                     8192, 8193] + list(rng.integers(300, 10001, 40)) + [10000]
+    for n in lengths:
+        a = (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 7, n)).astype(dtype)
+        assert bits(ux.add.reduce(a)) == bits(np.add.reduce(a)), n
+        assert bits(ux.add.accumulate(a)) == bits(np.add.accumulate(a)), n
+    a = (rng.standard_normal(100_000) * 1e3).astype(dtype)
+    for v in (a[::3], a[::-1], a[5:-7]):
+        assert bits(ux.add.reduce(v)) == bits(np.add.reduce(v))
+    m = a[:99_000].reshape(99, 1000)
+    for axis in (0, 1, None):
+        assert bits(ux.add.reduce(m, axis=axis)) == bits(np.add.reduce(m, axis=axis)), axis
+    # Casting through NumPy-sized buffers keeps the same order.
+    assert bits(ux.add.reduce(a.astype(np.float32), dtype=np.float64)) == \
+        bits(np.add.reduce(a.astype(np.float32), dtype=np.float64))
+
+
+def test_pairwise_example():
+    a = np.array([2.0**24] + [1.0] * 15, np.float32)
+    assert ux.add.reduce(a) == np.float32(16777230)
+    assert bits(ux.add.reduce(a)) == bits(np.add.reduce(a))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.complex64, np.complex128, np.longdouble])
+def test_add_reduce_other_floats_bit_identical(dtype, rng):
+    for n in (0, 1, 3, 7, 8, 9, 64, 65, 127, 128, 129, 1000, 4097):
+        a = random_values(dtype, n, rng)
+        if np.dtype(dtype).kind == "f":
+            a = np.clip(a, -1000, 1000).astype(dtype)
+        assert bits(ux.add.reduce(a)) == bits(np.add.reduce(a)), (dtype, n)
+        assert bits(ux.add.accumulate(a)) == bits(np.add.accumulate(a)), (dtype, n)
+        for op in ("multiply", "subtract"):
+            if n == 0:
+                continue
+            assert_same(getattr(ux, op).reduce(a[:20]), getattr(np, op).reduce(a[:20]), 0, op)
+
+
+def test_integer_accumulators():
+    for t in (np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32):
+        a = np.arange(10).astype(t)
+        for op in ("add", "multiply"):
+            for method in ("reduce", "accumulate"):
+                want = getattr(getattr(np, op), method)(a)
+                got = getattr(getattr(ux, op), method)(a)
+                assert_same(got, want, 0, f"{op}.{method} {np.dtype(t)}")
+            want = getattr(np, op).reduceat(a, [0, 5])
+            assert_same(getattr(ux, op).reduceat(a, [0, 5]), want, 0, f"{op}.reduceat")
+        assert ux.add.reduce(a, dtype=np.int8).dtype == np.int8
+        assert ux.add.reduce(a, out=np.zeros((), np.int8)).dtype == np.int8
+
+
+def test_reduceat_rules():
+    a = np.arange(10.0)
+    for idx in ([0, 4, 1, 5], [0, 4, 4, 7], [3, 3, 3], [9], [0], [5, 2, 8, 1], [0, 9, 0, 9]):
+        assert_same(ux.add.reduceat(a, idx), np.add.reduceat(a, idx), 0, str(idx))
+        assert_same(ux.maximum.reduceat(a[::-1], idx), np.maximum.reduceat(a[::-1], idx), 0, str(idx))
+    m = np.arange(24.0).reshape(4, 6)
+    assert_same(ux.multiply.reduceat(m, [1, 0, 3], axis=0), np.multiply.reduceat(m, [1, 0, 3], axis=0))
+    for bad in ([10], [-1], [0, 11]):
+        with pytest.raises(IndexError, match="out-of-bounds in add.reduceat"):
+            ux.add.reduceat(a, bad)
+    with pytest.raises(TypeError, match="cannot reduceat on a scalar"):
+        ux.add.reduceat(np.float64(1), [0])
+
+
+def test_reduce_errors_match_numpy():
+    a = np.ones((2, 3))
+    with pytest.raises(ValueError, match="is not reorderable, so at most one axis"):
+        ux.subtract.reduce(a, axis=None)
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum which has no identity"):
+        ux.maximum.reduce(np.ones((0, 0)), axis=1)
+    with pytest.raises(ValueError, match="does not have an identity, so to use a where mask"):
+        ux.maximum.reduce(a, where=np.ones(3, bool))
+    with pytest.raises(np.exceptions.AxisError, match="axis 2 is out of bounds"):
+        ux.add.reduce(a, axis=2)
+    with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+        ux.add.reduce(a, axis=(1, -1))
+    with pytest.raises(ValueError, match="reduce only supported for binary functions"):
+        ux.sin.reduce(a)
+    with pytest.raises(ValueError, match="only supported for functions returning a single value"):
+        ux.divmod.accumulate(a)
+    with pytest.raises(ValueError, match="outer product only supported for binary functions"):
+        ux.sqrt.outer(a, a)
+    with pytest.raises(TypeError, match="No loop matching"):
+        ux.less.reduce(np.arange(3))
+    with pytest.raises(TypeError, match="cannot accumulate on a scalar"):
+        ux.add.accumulate(np.float64(3))
+    with pytest.raises(ValueError, match="accumulate does not allow multiple axes"):
+        ux.add.accumulate(a, axis=None)
+    with pytest.raises(ValueError, match="wrong number of dimensions"):
+        ux.add.reduce(a, axis=1, out=np.zeros((2, 1)))
+    with pytest.raises(OverflowError):
+        ux.add.reduce(np.arange(3, dtype=np.int8), dtype=np.int8, initial=300)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ux.power.reduce(np.array([2, 3, -1]))
+
+
+def test_failed_reduce_leaves_out_unchanged():
+    out = np.full(3, 7.0)
+    with pytest.raises(ValueError):
+        ux.maximum.reduce(np.ones((0, 3)), axis=0, out=out)
+    assert (out == 7.0).all()
+
+
+def test_out_aliasing_and_in_place_accumulate(rng):
+    a = rng.standard_normal(1000)
+    want = np.add.accumulate(a)
+    b = a.copy()
+    assert ux.add.accumulate(b, out=b) is b
+    assert bits(b) == bits(want)
+    c = a.copy()
+    ux.add.accumulate(c[:-1], out=c[1:])  # overlapping: must read the input first
+    d = a.copy()
+    np.add.accumulate(d[:-1], out=d[1:])
+    assert bits(c) == bits(d)
+    m = rng.standard_normal((50, 40))
+    out = m[:, 0]
+    want = np.add.reduce(m, axis=1)
+    ux.add.reduce(m, axis=1, out=out)
+    assert bits(out) == bits(want)
+
+
+def test_column_and_large_reductions(rng):
+    m = rng.standard_normal((1000, 1000))
+    for name in ("add", "maximum", "minimum", "fmax", "multiply"):
+        for axis in (0, 1, None):
+            assert_same(getattr(ux, name).reduce(m, axis=axis), getattr(np, name).reduce(m, axis=axis),
+                        0, f"{name} axis={axis}")
+    i = rng.integers(-1000, 1000, (300, 301))
+    for name in ("add", "multiply", "bitwise_xor", "maximum", "bitwise_and"):
+        for axis in (0, 1, None):
+            assert_same(getattr(ux, name).reduce(i, axis=axis), getattr(np, name).reduce(i, axis=axis),
+                        0, f"{name} int axis={axis}")
+        assert_same(getattr(ux, name).accumulate(i, axis=0), getattr(np, name).accumulate(i, axis=0))
+        assert_same(getattr(ux, name).accumulate(i, axis=1), getattr(np, name).accumulate(i, axis=1))
+
+
+def test_outer_shapes_and_keywords():
+    a, b = np.arange(6).reshape(2, 3), np.arange(4.0)
+    assert_same(ux.multiply.outer(a, b), np.multiply.outer(a, b))
+    assert ux.add.outer(1, 2) == np.add.outer(1, 2)
+    assert_same(ux.add.outer(a, b, dtype=np.float32), np.add.outer(a, b, dtype=np.float32))
+    out = np.zeros((2, 3, 4))
+    assert ux.subtract.outer(a, b, out=out) is out
+    assert_same(out, np.subtract.outer(a, b))
+    q, r = ux.divmod.outer(np.arange(1, 4), np.arange(1, 3))
+    wq, wr = np.divmod.outer(np.arange(1, 4), np.arange(1, 3))
+    assert_same(q, wq)
+    assert_same(r, wr)
+
+
+def test_logical_reductions_promote_to_bool():
+    for a in (np.array([1, 2, 0]), np.array([0.5, 0.0]), np.array([1 + 1j, 0j])):
+        for name in ("logical_and", "logical_or", "logical_xor"):
+            assert_same(getattr(ux, name).reduce(a), getattr(np, name).reduce(a), 0, name)
+            assert_same(getattr(ux, name).accumulate(a), getattr(np, name).accumulate(a), 0, name)
