@@ -358,26 +358,39 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
         ReduceLoops(loop, Broadcast(acc, rest.shape), rest, nullptr);
       }
     } else {
-      // Several axes, no initial (reorderable ufuncs only): one axis at a
-      // time, keeping dims, into the accumulator type.
-      Array step;
-      ArrayView cur = a;
-      ReduceOptions one;
-      one.keepdims = true;
-      one.no_initial = true;
-      int done = 0;
+      // Several axes, no initial (reorderable ufuncs only): as NumPy, start
+      // from the first element of each reduced block and combine the rest
+      // in iteration order; a mask leaves that first element out.
+      ArrayView first = a;
+      Shape mshape(static_cast<size_t>(nd), 1);
       for (int d = 0; d < nd; ++d) {
         if (!reduced[static_cast<size_t>(d)]) continue;
-        one.axis = std::vector<int64_t>{d};
-        if (++done == nreduced) {
-          ReduceWith(loop, cur, &kept, nullptr, one);
-        } else {
-          Array next;
-          ReduceWith(loop, cur, nullptr, &next, one);
-          step = next;
-          cur = step.view();
-        }
+        first = Slice(first, d, 0, 1);
+        mshape[static_cast<size_t>(d)] = a.shape[static_cast<size_t>(d)];
       }
+      CopyInto(kept, first);
+      to_loop_type();
+      Array mask_buf(DType::kBool, {ShapeSize(mshape)});
+      std::memset(mask_buf.data(), 1, static_cast<size_t>(mask_buf.size()));
+      mask_buf.data()[0] = 0;
+      // The mask's layout follows the operand's, so the iteration order
+      // (by stride) is the operand's memory order, as in NumPy.
+      ArrayView mask = mask_buf.view();
+      mask.shape = mshape;
+      mask.strides.assign(static_cast<size_t>(nd), 0);
+      std::vector<int> dims;
+      for (int d = 0; d < nd; ++d) {
+        if (reduced[static_cast<size_t>(d)]) dims.push_back(d);
+      }
+      std::stable_sort(dims.begin(), dims.end(), [&](int x, int y) {
+        return std::llabs(a.strides[static_cast<size_t>(x)]) > std::llabs(a.strides[static_cast<size_t>(y)]);
+      });
+      int64_t stride = 1;
+      for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
+        mask.strides[static_cast<size_t>(*it)] = stride;
+        stride *= mshape[static_cast<size_t>(*it)];
+      }
+      ReduceLoops(loop, Broadcast(acc, a.shape), a, &mask);
     }
     if (acc_own.data()) CopyInto(kept, acc);
   }

@@ -66,6 +66,11 @@ inline C CMul(C a, C b) {
              std::fma(a.real(), b.imag(), a.imag() * b.real()));
   }
 }
+// NumPy's scalar complex product (npy_cpow's cmul): no fused operations.
+template <class C>
+inline C CMulPlain(C a, C b) {
+  return C(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+}
 template <class C>
 inline C CDiv(C a, C b) {  // Smith's algorithm
   using R = typename C::value_type;
@@ -267,14 +272,14 @@ inline C ComplexPower(C a, C b) {
   if (bi == 0 && br == std::trunc(br) && br > -100 && br < 100) {
     long n = static_cast<long>(br);
     if (n == 1) return a;
-    if (n == 2) return CMul(a, a);
-    if (n == 3) return CMul(CMul(a, a), a);
+    if (n == 2) return CMulPlain(a, a);
+    if (n == 3) return CMulPlain(CMulPlain(a, a), a);
     const bool neg = n < 0;
     unsigned long m = neg ? static_cast<unsigned long>(-n) : static_cast<unsigned long>(n);
     C acc(1, 0), base = a;
     for (unsigned long mask = 1; mask <= m; mask <<= 1) {
-      if (m & mask) acc = CMul(acc, base);
-      base = CMul(base, base);
+      if (m & mask) acc = CMulPlain(acc, base);
+      base = CMulPlain(base, base);
     }
     return neg ? CDiv(C(1, 0), acc) : acc;
   }
