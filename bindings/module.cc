@@ -81,7 +81,7 @@ class PyUfunc {
   pyb::object TryFastCall(const pyb::args& args) const {
     const Ufunc& u = *u_;
     const int nin = u.nin();
-    if (u.nout() != 1 || nin > 2 || static_cast<int>(args.size()) != nin) return {};
+    if (u.nout() != 1 || nin > 2 || static_cast<int>(args.size()) != nin || u.core()) return {};
     PyArrayObject* arr[2];
     DType types[2];
     int nd = 0;
@@ -189,6 +189,7 @@ class PyUfunc {
           out_given = true;
         }
       } else if (key == "where") {
+        if (u.core()) throw TypeError(u.name() + "() got an unexpected keyword argument 'where'");
         if (!(PyBool_Check(v.ptr()) && v.ptr() == Py_True)) {
           where_obj = pyb::reinterpret_borrow<pyb::object>(v);
         }
@@ -256,11 +257,11 @@ class PyUfunc {
     const CallPlan plan = u.Plan(in, out_ptrs, opt);
     for (int i = 0; i < nout; ++i) {
       if (!outs[i]) {
-        outs[i] = NewArray(plan.loop->types[nin + i], plan.shape);
+        outs[i] = NewArray(plan.loop->types[nin + i], plan.OutShape(i));
         out_views[i] = ViewOf(AsArray(outs[i]));
       }
     }
-    if (ShapeSize(plan.shape) > kReleaseGilAbove) {
+    if (ShapeSize(plan.OutShape(0)) > kReleaseGilAbove || u.core()) {
       pyb::gil_scoped_release release;
       u.Execute(plan, in, out_views, opt);
     } else {
@@ -553,7 +554,10 @@ PYBIND11_MODULE(_core, m) {
       })
       .def_property_readonly("types", [](const PyUfunc& f) { return f.u().TypeStrings(); })
       .def_property_readonly("identity", &PyUfunc::Identity)
-      .def_property_readonly("signature", [](const PyUfunc&) { return pyb::none(); })
+      .def_property_readonly("signature", [](const PyUfunc& f) -> pyb::object {
+        if (!f.u().core()) return pyb::none();
+        return pyb::str(f.u().core()->text);
+      })
       .def_property_readonly("reorderable", [](const PyUfunc& f) { return f.u().reorderable(); })
       .def("__repr__", [](const PyUfunc& f) { return "<ufunc '" + f.u().name() + "'>"; });
 

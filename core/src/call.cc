@@ -178,6 +178,18 @@ CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,
                       " with casting rule '" + CastingName(opt.casting) + "'");
     }
   }
+  if (core_) {
+    if (opt.where) throw TypeError(name_ + "() got an unexpected keyword argument 'where'");
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const ArrayView* o = outputs[i];
+      if (o && !CanCast(plan.loop->types[nin_ + i], o->dtype, opt.casting)) {
+        throw TypeError("Cannot cast ufunc '" + name_ + "' output from " +
+                        DTypeRepr(plan.loop->types[nin_ + i]) + " to " + DTypeRepr(o->dtype) +
+                        " with casting rule '" + CastingName(opt.casting) + "'");
+      }
+    }
+    return PlanGufunc(std::move(plan), inputs, outputs);
+  }
   std::vector<const Shape*> shapes;
   for (const ArrayView& v : inputs) shapes.push_back(&v.shape);
   const ArrayView* first_out = nullptr;
@@ -261,6 +273,7 @@ bool Ufunc::TryDirect(const CallPlan& plan, std::span<const ArrayView> inputs,
 void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
                     std::span<const ArrayView> outputs,
                     const CallOptions& opt) const {
+  if (core_) return ExecuteGufunc(plan, inputs, outputs);
   if (TryDirect(plan, inputs, outputs, opt)) return;
   const Loop& loop = *plan.loop;
   const int nargs_ = nargs();
@@ -385,7 +398,7 @@ std::vector<Array> Ufunc::operator()(std::span<const ArrayView> inputs,
   std::vector<Array> result;
   std::vector<ArrayView> outs;
   for (int i = 0; i < nout_; ++i) {
-    result.emplace_back(plan.loop->types[nin_ + i], plan.shape);
+    result.emplace_back(plan.loop->types[nin_ + i], plan.OutShape(i));
     outs.push_back(result.back().view());
   }
   Execute(plan, inputs, outs, opt);

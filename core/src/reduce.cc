@@ -113,6 +113,14 @@ void FillIdentity(const ArrayView& acc, const Identity& id) {
 
 void Ufunc::CheckBinaryMethod(const char* method) const {
   const std::string m = method;
+  if (core_) {
+    if (m == "outer") throw TypeError("method outer is not allowed in ufunc with non-trivial signature");
+    if (m == "at") {
+      throw TypeError(name_ + ".at does not support ufunc with non-trivial signature: " + name_ +
+                      " has signature " + core_->text + ".");
+    }
+    throw RuntimeError("Reduction not defined on ufunc with signature");
+  }
   if (nin_ != 2) {
     if (m == "outer") throw ValueError("outer product only supported for binary functions");
     throw ValueError(m + " only supported for binary functions");

@@ -8,8 +8,10 @@ import pytest
 import ufuncx as ux
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-# Ufuncs NumPy defines that ufuncx leaves to later work (gufuncs, datetime).
-NOT_ELEMENTWISE = {"matmul", "vecdot", "matvec", "vecmat", "isnat"}
+# NumPy's generalized ufuncs (tests/python/test_gufunc.py) and the
+# datetime-only ufunc ufuncx does not support.
+GUFUNCS = {"matmul", "vecdot", "matvec", "vecmat"}
+NOT_ELEMENTWISE = GUFUNCS | {"isnat"}
 
 
 def _table():

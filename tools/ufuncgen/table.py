@@ -81,6 +81,7 @@ class UfuncEntry:
     ulp: int
     loops: tuple[LoopGroup, ...]
     int_inputs_loop: str | None = None
+    signature: str | None = None  # core dims of a generalized ufunc
 
     def signatures(self):
         for g in self.loops:
@@ -135,9 +136,15 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
     doc = _pop(raw, "doc", str, path)
     ulp = _pop(raw, "ulp", int, path, 0)
     int_inputs_loop = _pop(raw, "int_inputs_loop", str, path, None)
+    signature = _pop(raw, "signature", str, path, None)
+    if signature is not None:
+        check_core_signature(signature, nin, nout, f"{path}.signature")
+        if identity is not None or reorderable:
+            raise TableError(f"{path}: a generalized ufunc (signature) has no identity and is not "
+                             f"reorderable; remove identity/reorderable")
     loops_raw = _pop(raw, "loop", list, path)
     _no_leftovers(raw, path, "name, aliases, nin, nout, identity, reorderable, doc, ulp, "
-                  "int_inputs_loop, loop")
+                  "int_inputs_loop, signature, loop")
     groups = []
     for gi, g in enumerate(loops_raw):
         gp = f"{path}.loop[{gi}]"
@@ -159,6 +166,9 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
                 raise TableError(
                     f"{tp}: {t!r} has {len(ins)} input(s) and {len(outs)} output(s) "
                     f"but the ufunc has nin={nin}, nout={nout}; fix the signature or nin/nout")
+        if simd_raw and signature is not None:
+            raise TableError(f"{gp}.simd: generalized ufunc loops have no SIMD slot; remove it "
+                             f"(vectorise inside the core kernel)")
         simds = []
         for si, s in enumerate(simd_raw):
             sp = f"{gp}.simd[{si}]"
@@ -193,9 +203,27 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
         raise TableError(f"{path}.int_inputs_loop: {int_inputs_loop!r} is not one of this ufunc's "
                          f"signatures; list it under [[ufunc.loop]] or remove the key")
     entry = UfuncEntry(name, aliases, nin, nout, identity, reorderable, doc, ulp, tuple(groups),
-                       int_inputs_loop)
+                       int_inputs_loop, signature)
     check_order(entry, path)
     return entry
+
+
+_CORE_OPERAND = re.compile(r"\(\s*(?:[a-z]\w*\??\s*(?:,\s*[a-z]\w*\??\s*)*)?\)")
+
+
+def check_core_signature(sig: str, nin: int, nout: int, path: str):
+    """NumPy's gufunc signature grammar: "(n?,k),(k,m?)->(n?,m?)"."""
+    if sig.count("->") != 1:
+        raise TableError(f"{path}: {sig!r} needs exactly one '->', as in '(m,n),(n)->(m)'")
+    ins, outs = (part.replace(" ", "") for part in sig.split("->"))
+    for side, want, what in ((ins, nin, "nin"), (outs, nout, "nout")):
+        ops = _CORE_OPERAND.findall(side)
+        if ",".join(ops) != side:
+            raise TableError(f"{path}: {side!r} is not a list of core dimension tuples such as "
+                             f"'(m,n),(n)'; use lower-case names, optionally with '?'")
+        if len(ops) != want:
+            raise TableError(f"{path}: {side!r} has {len(ops)} operand(s) but {what}={want}; "
+                             f"fix the signature or {what}")
 
 
 def check_order(entry: UfuncEntry, path: str):

@@ -88,6 +88,10 @@ class LoopRecord:
             return None
         return f"ops::{self.group.op}, {CTYPE[self.ins[0]]}"
 
+    def gufunc_args(self):
+        types = ", ".join(CTYPE[c] for c in self.ins + self.outs)
+        return f"ops::{self.group.op}, {types}"
+
     def scalar_args(self):
         types = ", ".join(CTYPE[c] for c in self.ins + self.outs)
         return f"ops::{self.group.op}, {self.entry.nin}, {types}"
@@ -121,12 +125,17 @@ def scalar_shard(k, recs, ops_header, source):
     lines = [string.Template(HEADER).substitute(source=source),
              '#include "ufuncx/loop.h"',
              f'#include "{ops_header}"',
-             '#include "drivers/scalar_drivers.h"', "",
+             '#include "drivers/scalar_drivers.h"',
+             '#include "ops/gufunc_ops.h"', "",
              "namespace ufuncx::gen {",
              "using drivers::Accumulate;", "using drivers::Contig;", "using drivers::Indexed;",
              "using drivers::Reduce;", "using drivers::Strided;", "",
              f"void FillScalarLoops{k}(LoopSlots* t) {{"]
     for r in recs:
+        if r.entry.signature:
+            lines.append(f"  t[{r.index}] = {{&drivers::Gufunc<{r.gufunc_args()}>}};"
+                         f"  // {r.entry.name} {r.sig}")
+            continue
         a = r.scalar_args()
         ia = r.indexed_args()
         indexed = f"&Indexed<{ia}>" if ia else "nullptr"
@@ -229,6 +238,8 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
             shard_name = f"simd_{sh}" if sh >= 0 else f"loops"
             out.append(f"    u.AddLoop(Loop{{{{{types}}}, slot({r.index}, {sh}), "
                        f"{cstr(shard_name)}, {r.index}}});")
+        if e.signature:
+            out.append(f"    u.SetCoreSignature({cstr(e.signature)});")
         if e.int_inputs_loop:
             sigs = [t for _, t in e.signatures()]
             out.append(f"    u.SetIntInputsLoop({sigs.index(e.int_inputs_loop)});")

@@ -92,6 +92,8 @@ def lower_index(a, index):
 def ufunc_at(ufunc, a, indices, b=None):
     """Performs unbuffered in place operation on operand `a` for elements
     specified by `indices`, like numpy.ufunc.at."""
+    if ufunc.signature is not None:
+        ufunc._check_binary("at")
     if ufunc.nout != 1:
         raise ValueError("Only single output ufuncs supported at this time")
     if ufunc.nin == 1 and b is not None:

@@ -44,10 +44,27 @@ struct ReduceOptions {
   const ArrayView* where = nullptr;  // bool, broadcast to the operand
 };
 
+// The core dimensions of a generalized ufunc, from NumPy's signature
+// grammar: "(n?,k),(k,m?)->(n?,m?)".
+struct CoreSignature {
+  std::string text;
+  std::vector<std::string> names;             // core dims in order of first use
+  std::vector<std::vector<int>> dims;         // per operand: index into names
+  std::vector<std::vector<bool>> optional;    // per operand: marked '?'
+};
+
 // The resolved loop and result shape of one call.
 struct CallPlan {
   const Loop* loop = nullptr;
-  Shape shape;
+  Shape shape;  // the broadcast result (gufuncs: the loop dims only)
+  // Generalized ufuncs: the size of every core dim (1 when an optional dim
+  // is missing), which core dims each operand lacks, and output shapes.
+  std::vector<int64_t> core_sizes;
+  std::vector<std::vector<bool>> missing;
+  std::vector<Shape> out_shapes;
+  const Shape& OutShape(int i) const {
+    return out_shapes.empty() ? shape : out_shapes[static_cast<size_t>(i)];
+  }
 };
 
 class Ufunc {
@@ -68,6 +85,11 @@ class Ufunc {
   std::vector<std::string> TypeStrings() const;
 
   void AddLoop(Loop loop);
+  // Makes this a generalized ufunc; throws ValueError for a malformed
+  // signature or one whose operand count differs from nin + nout.
+  void SetCoreSignature(const std::string& signature);
+  // Null for elementwise ufuncs.
+  const CoreSignature* core() const { return core_.get(); }
   // NumPy's true-division rule: when every input is bool or integer (and no
   // type is fixed), use loops()[index] whatever the table order says.
   void SetIntInputsLoop(int index) { int_inputs_loop_ = index; }
@@ -142,8 +164,14 @@ class Ufunc {
   bool TryDirect(const CallPlan& plan, std::span<const ArrayView> inputs,
                  std::span<const ArrayView> outputs, const CallOptions& options) const;
 
+  CallPlan PlanGufunc(CallPlan plan, std::span<const ArrayView> inputs,
+                      std::span<const ArrayView* const> outputs) const;
+  void ExecuteGufunc(const CallPlan& plan, std::span<const ArrayView> inputs,
+                     std::span<const ArrayView> outputs) const;
+
   std::string name_;
   int nin_, nout_;
+  std::shared_ptr<const CoreSignature> core_;
   Identity identity_;
   bool reorderable_;
   std::string doc_;

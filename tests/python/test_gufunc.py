@@ -1,0 +1,114 @@
+"""matmul, vecdot, matvec and vecmat against NumPy 2.x: every loop type,
+NumPy's shape rules (1-D promotion, stacks broadcasting, core-dimension
+mismatches), out=, dtype=, strided and reversed operands."""
+import numpy as np
+import pytest
+
+import ufuncx as ux
+from conftest import assert_same, numpy_types, random_values
+
+GUFUNCS = ["matmul", "vecdot", "matvec", "vecmat"]
+
+
+def operand(dt, shape, rng):
+    dt = np.dtype(dt)
+    n = int(np.prod(shape))
+    if dt.kind in "iu":
+        return rng.integers(-5 if dt.kind == "i" else 0, 6, n).astype(dt).reshape(shape)
+    if dt.kind == "b":
+        return (rng.integers(0, 3, n) == 0).reshape(shape)
+    return random_values(dt, n, rng).reshape(shape) if dt.kind == "c" else \
+        rng.uniform(-2, 2, n).astype(dt).reshape(shape)
+
+
+def close(got, want, what):
+    assert got.dtype == want.dtype and got.shape == want.shape, (what, got.dtype, got.shape, want.shape)
+    if want.dtype.kind in "biu":
+        np.testing.assert_array_equal(got, want, err_msg=what)
+        return
+    # Float kernels (GEMM/GEMV) sum in their own order: a relative tolerance.
+    tol = {2: 2e-2, 4: 2e-5, 8: 1e-12, 16: 1e-15}[np.dtype(want.dtype).itemsize // (2 if want.dtype.kind == "c" else 1)]
+    np.testing.assert_allclose(got.astype(np.complex256 if want.dtype.itemsize >= 16 else np.complex128),
+                               want.astype(np.complex256 if want.dtype.itemsize >= 16 else np.complex128),
+                               rtol=tol, atol=tol * 10, err_msg=what)
+
+
+SHAPES = {
+    "matmul": [((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)), ((2, 1, 3, 4), (3, 4, 2)),
+               ((0, 4), (4, 2)), ((3, 0), (0, 2)), ((5, 3, 4), (4,))],
+    "vecdot": [((4,), (4,)), ((3, 4), (4,)), ((2, 1, 4), (3, 4)), ((0,), (0,))],
+    "matvec": [((3, 4), (4,)), ((2, 3, 4), (4,)), ((3, 4), (2, 4)), ((3, 0), (0,))],
+    "vecmat": [((4,), (4, 3)), ((2, 4), (4, 3)), ((4,), (2, 4, 3)), ((0,), (0, 3))],
+}
+
+
+@pytest.mark.parametrize("name", GUFUNCS)
+def test_every_loop_and_shape(name, rng):
+    nu, xu = getattr(np, name), getattr(ux, name)
+    assert xu.signature == nu.signature
+    assert set(xu.types) >= set(numpy_types(nu))
+    for t in numpy_types(nu):
+        for sa, sb in SHAPES[name]:
+            a, b = operand(t[0], sa, rng), operand(t[1], sb, rng)
+            close(xu(a, b), nu(a, b), f"{name}[{t}] {sa} {sb}")
+        if len(SHAPES[name][0][0]) == 2 or name == "matmul":
+            a, b = operand(t[0], (6, 8), rng), operand(t[1], (8, 6), rng)
+            if name == "matmul":
+                for va, vb in ((a[::2, ::-2], b[::-2, ::2]), (a.T[::2], b.T[:, ::2])):
+                    close(xu(va, vb), nu(va, vb), f"{name}[{t}] strided")
+
+
+def test_mixed_types_dtype_and_out(rng):
+    a = np.arange(12, dtype=np.int8).reshape(3, 4)
+    b = np.arange(8, dtype=np.float32).reshape(4, 2)
+    close(ux.matmul(a, b), np.matmul(a, b), "int8 @ float32")
+    close(ux.matmul(a, b, dtype=np.float64), np.matmul(a, b, dtype=np.float64), "dtype=")
+    out = np.zeros((3, 2), np.complex128)
+    assert ux.matmul(a, b, out=out) is out
+    close(out, np.matmul(a, b).astype(np.complex128), "out=")
+    # out overlapping an input: NumPy computes as if from copies
+    m = rng.standard_normal((4, 4))
+    want = np.matmul(m, m)
+    ux.matmul(m, m, out=m)
+    close(m, want, "out aliasing")
+    assert ux.matmul([1, 2], [3, 4]) == 11
+
+
+def test_complex_conjugation():
+    v = np.array([1j, 2 - 1j])
+    mat = np.array([[1, 2j], [3, 4]])
+    close(ux.vecdot(v, v), np.vecdot(v, v), "vecdot conjugates x1")
+    close(ux.vecmat(v, mat), np.vecmat(v, mat), "vecmat conjugates the vector")
+    close(ux.matvec(mat, v), np.matvec(mat, v), "matvec does not conjugate")
+
+
+def test_shape_errors():
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        ux.matmul(np.ones((2, 3)), np.ones((4, 2)))
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
+        ux.matmul(np.float64(2), np.ones(3))
+    with pytest.raises(ValueError, match="Output operand 0 has a mismatch"):
+        ux.matmul(np.ones((2, 3)), np.ones((3, 2)), out=np.ones((3, 2)))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        ux.matmul(np.ones((2, 2, 3)), np.ones((3, 3, 2)))
+    with pytest.raises(ValueError, match="mismatch in its core dimension"):
+        ux.vecdot(np.ones(3), np.ones(4))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'where'"):
+        ux.matmul(np.ones((2, 2)), np.ones((2, 2)), where=True)
+    with pytest.raises(RuntimeError, match="Reduction not defined"):
+        ux.matmul.reduce(np.ones((2, 2)))
+    with pytest.raises(TypeError, match="outer is not allowed"):
+        ux.matmul.outer(np.ones(2), np.ones(2))
+    with pytest.raises(TypeError, match="non-trivial signature"):
+        ux.matmul.at(np.ones((2, 2)), [0], np.ones((2, 2)))
+    out = np.full((2, 2), 5.0)
+    with pytest.raises(ValueError):
+        ux.matmul(np.ones((2, 3)), np.ones((2, 2)), out=out)
+    assert (out == 5).all()
+
+
+def test_large_matmul_matches(rng):
+    for dt in (np.float32, np.float64, np.complex128):
+        a = operand(dt, (129, 257), rng)
+        b = operand(dt, (257, 65), rng)
+        close(ux.matmul(a, b), np.matmul(a, b), str(dt))

@@ -1,0 +1,157 @@
+// The C++ reduce family and the generalized ufuncs: NumPy's orders (pairwise
+// float add), identities, initial/where/keepdims/out, accumulate, reduceat
+// rules, outer shapes, matmul's shape rules, and the error classes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "ufuncx/ufuncx.h"
+
+namespace ufuncx {
+namespace {
+
+template <class T>
+Array Vec(DType t, std::vector<T> v) {
+  Array a(t, {static_cast<int64_t>(v.size())});
+  std::copy(v.begin(), v.end(), a.typed<T>());
+  return a;
+}
+
+template <class T>
+Array Iota(DType t, Shape shape) {
+  Array a(t, shape);
+  for (int64_t i = 0; i < a.size(); ++i) a.typed<T>()[i] = static_cast<T>(i);
+  return a;
+}
+
+TEST(Reduce, FloatAddIsPairwise) {
+  std::vector<float> v(16, 1.0f);
+  v[0] = 16777216.0f;  // 2^24: a sequential sum would stay at 2^24
+  const Array r = GetUfunc("add").Reduce(Vec<float>(DType::kFloat32, v));
+  EXPECT_EQ(r.ndim(), 0);
+  EXPECT_EQ(*r.typed<float>(), 16777230.0f);
+}
+
+TEST(Reduce, AxesKeepdimsAndColumnSums) {
+  const Ufunc& add = GetUfunc("add");
+  const Array m = Iota<double>(DType::kFloat64, {3, 4});
+  const Array cols = add.Reduce(m);  // axis 0
+  ASSERT_EQ(cols.shape(), (Shape{4}));
+  EXPECT_EQ(cols.typed<double>()[1], 1.0 + 5.0 + 9.0);
+  ReduceOptions rows;
+  rows.axis = std::vector<int64_t>{-1};
+  rows.keepdims = true;
+  const Array r = add.Reduce(m, rows);
+  ASSERT_EQ(r.shape(), (Shape{3, 1}));
+  EXPECT_EQ(r.typed<double>()[2], 8.0 + 9.0 + 10.0 + 11.0);
+  ReduceOptions all;
+  all.axis = std::nullopt;
+  EXPECT_EQ(*add.Reduce(m, all).typed<double>(), 66.0);
+}
+
+TEST(Reduce, IdentityInitialWhereAndEmpty) {
+  const Ufunc& add = GetUfunc("add");
+  const Ufunc& mx = GetUfunc("maximum");
+  const Array e(DType::kFloat64, {0});
+  EXPECT_EQ(*add.Reduce(e).typed<double>(), 0.0);
+  EXPECT_THROW(mx.Reduce(e), ValueError);  // no identity
+  Array init(DType::kFloat64, {});
+  *init.typed<double>() = -5.0;
+  ReduceOptions o;
+  o.initial = &init.view();
+  EXPECT_EQ(*mx.Reduce(e, o).typed<double>(), -5.0);
+  const Array v = Vec<double>(DType::kFloat64, {1, 7, 3});
+  const Array mask = Vec<bool>(DType::kBool, {true, false, true});
+  ReduceOptions w;
+  w.where = &mask.view();
+  EXPECT_EQ(*add.Reduce(v, w).typed<double>(), 4.0);
+  EXPECT_THROW(mx.Reduce(v, w), ValueError);  // where needs an identity or initial
+  ReduceOptions none;
+  none.no_initial = true;
+  EXPECT_EQ(*add.Reduce(v, none).typed<double>(), 11.0);
+}
+
+TEST(Reduce, IntegerAccumulatorsAndOut) {
+  const Array b = Vec<int8_t>(DType::kInt8, {100, 100, 100});
+  const Array s = GetUfunc("add").Reduce(b);
+  EXPECT_EQ(s.dtype(), DType::kInt64);
+  EXPECT_EQ(*s.typed<int64_t>(), 300);
+  Array out(DType::kInt8, {});
+  GetUfunc("add").ReduceInto(b, out, {});
+  EXPECT_EQ(*out.typed<int8_t>(), static_cast<int8_t>(44));  // int8 loop, wraps
+}
+
+TEST(Reduce, MultiAxisRules) {
+  const Array m = Iota<double>(DType::kFloat64, {2, 3, 4});
+  ReduceOptions o;
+  o.axis = std::vector<int64_t>{0, 2};
+  const Array r = GetUfunc("maximum").Reduce(m, o);
+  ASSERT_EQ(r.shape(), (Shape{3}));
+  EXPECT_EQ(r.typed<double>()[0], 15.0);
+  EXPECT_THROW(GetUfunc("subtract").Reduce(m, o), ValueError);  // not reorderable
+  o.axis = std::vector<int64_t>{0, -3};
+  EXPECT_THROW(GetUfunc("add").Reduce(m, o), ValueError);  // duplicate
+  o.axis = std::vector<int64_t>{3};
+  EXPECT_THROW(GetUfunc("add").Reduce(m, o), AxisError);
+  EXPECT_THROW(GetUfunc("sin").Reduce(m), ValueError);
+  EXPECT_THROW(GetUfunc("divmod").Reduce(m), ValueError);
+}
+
+TEST(Accumulate, RunningValuesAlongEitherAxis) {
+  const Ufunc& add = GetUfunc("add");
+  const Array m = Iota<int64_t>(DType::kInt64, {3, 100});
+  const Array down = add.Accumulate(m, 0);
+  EXPECT_EQ(down.typed<int64_t>()[2 * 100 + 7], 7 + 107 + 207);
+  const Array across = add.Accumulate(m, 1);
+  EXPECT_EQ(across.typed<int64_t>()[99], 99 * 100 / 2);
+  const Array f = Vec<double>(DType::kFloat64, {0.1, 0.2, 0.3});
+  const Array c = add.Accumulate(f);
+  EXPECT_EQ(c.typed<double>()[2], (0.1 + 0.2) + 0.3);
+  EXPECT_THROW(add.Accumulate(Array(DType::kFloat64, {})), TypeError);
+}
+
+TEST(Reduceat, NumpysSegmentRules) {
+  const Array a = Iota<double>(DType::kFloat64, {8});
+  const int64_t idx[] = {0, 4, 1, 5};
+  const Array r = GetUfunc("add").Reduceat(a, idx);
+  const double want[] = {6, 4, 10, 18};  // decreasing index: a[4] alone; last to the end
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(r.typed<double>()[i], want[i]);
+  const int64_t bad[] = {8};
+  EXPECT_THROW(GetUfunc("add").Reduceat(a, bad), IndexError);
+}
+
+TEST(Outer, ShapeIsTheConcatenation) {
+  const Array a = Iota<double>(DType::kFloat64, {2, 3});
+  const Array b = Iota<double>(DType::kFloat64, {4});
+  const std::vector<Array> r = GetUfunc("multiply").Outer(a, b);
+  ASSERT_EQ(r[0].shape(), (Shape{2, 3, 4}));
+  EXPECT_EQ(r[0].typed<double>()[(1 * 3 + 2) * 4 + 3], 5.0 * 3.0);
+  EXPECT_THROW(GetUfunc("sqrt").Outer(a, b), ValueError);
+}
+
+TEST(Gufunc, MatmulShapeRules) {
+  const Ufunc& mm = GetUfunc("matmul");
+  const Array a = Iota<double>(DType::kFloat64, {2, 3});
+  const Array b = Iota<double>(DType::kFloat64, {3, 4});
+  const Array c = mm(a, b);
+  ASSERT_EQ(c.shape(), (Shape{2, 4}));
+  EXPECT_EQ(c.typed<double>()[5], 3 * 1 + 4 * 5 + 5 * 9.0);
+  const Array v = Iota<double>(DType::kFloat64, {3});
+  EXPECT_EQ(mm(a, v).shape(), (Shape{2}));   // 1-D promotion, n? kept, m? dropped
+  EXPECT_EQ(mm(v, b).shape(), (Shape{4}));
+  EXPECT_EQ(mm(v, v).shape(), (Shape{}));
+  const Array stack = Iota<double>(DType::kFloat64, {5, 1, 2, 3});
+  EXPECT_EQ(mm(stack, b).shape(), (Shape{5, 1, 2, 4}));
+  EXPECT_THROW(mm(b, b), ValueError);         // core dims 4 vs 3
+  EXPECT_THROW(mm(Array(DType::kFloat64, {}), v), ValueError);
+  const Array i = Iota<int32_t>(DType::kInt32, {2, 2});
+  const Array ii = mm(i, i);
+  EXPECT_EQ(ii.dtype(), DType::kInt32);
+  EXPECT_EQ(ii.typed<int32_t>()[3], 2 * 1 + 3 * 3);
+  EXPECT_THROW(mm.Reduce(a), RuntimeError);
+}
+
+}  // namespace
+}  // namespace ufuncx
