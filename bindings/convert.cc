@@ -222,25 +222,6 @@ void ResolveWeak(std::vector<Operand>& ops, bool comparison) {
   }
 }
 
-pyb::object FromArray(Array a) {
-  const ArrayView& v = a.view();
-  std::vector<npy_intp> dims(v.shape.begin(), v.shape.end());
-  std::vector<npy_intp> strides(v.strides.begin(), v.strides.end());
-  char* data = v.data;
-  const int nd = static_cast<int>(dims.size());
-  const int type = ToTypeNum(v.dtype);
-  // The capsule keeps the buffer alive as the ndarray's base.
-  pyb::capsule owner(new Array(std::move(a)), [](void* p) { delete static_cast<Array*>(p); });
-  PyObject* arr = PyArray_New(&PyArray_Type, nd, dims.data(), type, strides.data(), data, 0,
-                              NPY_ARRAY_WRITEABLE | NPY_ARRAY_ALIGNED, nullptr);
-  if (!arr) ThrowPy();
-  if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(arr), owner.release().ptr()) < 0) {
-    Py_DECREF(arr);
-    ThrowPy();
-  }
-  return pyb::reinterpret_steal<pyb::object>(arr);
-}
-
 pyb::object NewArray(DType t, const Shape& shape) {
   std::vector<npy_intp> dims(shape.begin(), shape.end());
   PyObject* a = PyArray_SimpleNew(static_cast<int>(dims.size()), dims.data(), ToTypeNum(t));

@@ -47,9 +47,6 @@ Operand ToOperand(pyb::handle obj, const char* ufunc_name);
 // `comparison` allows out-of-range Python ints (NumPy compares them exactly).
 void ResolveWeak(std::vector<Operand>& ops, bool comparison);
 
-// The ndarray over an Array's buffer (zero-copy; the ndarray owns it).
-pyb::object FromArray(Array a);
-
 // A new C-ordered ndarray.
 pyb::object NewArray(DType t, const Shape& shape);
 

@@ -408,11 +408,11 @@ std::optional<DType> OptDType(pyb::handle dtype) {
   return DTypeFromObject(dtype);
 }
 
-pyb::object Finish(pyb::handle out, Array result) {
+// out= is returned as given; a new result that is 0-d becomes a NumPy scalar.
+pyb::object Finish(pyb::handle out, pyb::object result) {
   if (!out.is_none()) return pyb::reinterpret_borrow<pyb::object>(out);
-  pyb::object r = FromArray(std::move(result));
   return pyb::reinterpret_steal<pyb::object>(
-      PyArray_Return(reinterpret_cast<PyArrayObject*>(r.release().ptr())));
+      PyArray_Return(reinterpret_cast<PyArrayObject*>(result.release().ptr())));
 }
 
 template <class F>
@@ -455,12 +455,12 @@ pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axi
     where_view = InputView(where, "where");
     opt.where = &where_view;
   }
-  Array result;
-  MaybeWithoutGil(a.size(), [&] {
-    if (!out.is_none()) u.ReduceInto(a, out_view, opt);
-    else result = u.Reduce(a, opt);
-  });
-  return Finish(out, std::move(result));
+  // Results are NumPy-allocated (its allocator caches large blocks).
+  pyb::object res = out.is_none() ? NewArray(loop.types[0], u.ReduceShape(a, opt))
+                                  : pyb::reinterpret_borrow<pyb::object>(out);
+  if (out.is_none()) out_view = ViewOf(AsArray(res));
+  MaybeWithoutGil(a.size(), [&] { u.ReduceInto(a, out_view, opt); });
+  return Finish(out, res);
 }
 
 pyb::object AccumulateMethod(const PyUfunc& self, pyb::handle array, int64_t axis,
@@ -468,14 +468,17 @@ pyb::object AccumulateMethod(const PyUfunc& self, pyb::handle array, int64_t axi
   const Ufunc& u = self.u();
   const ArrayView a = InputView(array, "array");
   const std::optional<DType> dt = OptDType(dtype);
-  Array result;
+  pyb::object res = pyb::reinterpret_borrow<pyb::object>(out);
+  ArrayView o;
   if (!out.is_none()) {
-    const ArrayView o = TargetView(out, "out");
-    MaybeWithoutGil(a.size(), [&] { u.AccumulateInto(a, o, axis, dt); });
+    o = TargetView(out, "out");
   } else {
-    MaybeWithoutGil(a.size(), [&] { result = u.Accumulate(a, axis, dt); });
+    const Loop& loop = u.ResolveReduceLoop("accumulate", a.dtype, dt, std::nullopt);
+    res = NewArray(loop.types[0], a.shape);
+    o = ViewOf(AsArray(res));
   }
-  return Finish(out, std::move(result));
+  MaybeWithoutGil(a.size(), [&] { u.AccumulateInto(a, o, axis, dt); });
+  return Finish(out, res);
 }
 
 pyb::object ReduceatMethod(const PyUfunc& self, pyb::handle array, pyb::handle indices,
@@ -489,14 +492,17 @@ pyb::object ReduceatMethod(const PyUfunc& self, pyb::handle array, pyb::handle i
   const std::span<const int64_t> idx(reinterpret_cast<const int64_t*>(ix.data),
                                      static_cast<size_t>(ix.shape[0]));
   const std::optional<DType> dt = OptDType(dtype);
-  Array result;
+  pyb::object res = pyb::reinterpret_borrow<pyb::object>(out);
+  ArrayView o;
   if (!out.is_none()) {
-    const ArrayView o = TargetView(out, "out");
-    MaybeWithoutGil(a.size(), [&] { u.ReduceatInto(a, idx, o, axis, dt); });
+    o = TargetView(out, "out");
   } else {
-    MaybeWithoutGil(a.size(), [&] { result = u.Reduceat(a, idx, axis, dt); });
+    const Loop& loop = u.ResolveReduceLoop("reduceat", a.dtype, dt, std::nullopt);
+    res = NewArray(loop.types[0], u.ReduceatShape(a, static_cast<int64_t>(idx.size()), axis));
+    o = ViewOf(AsArray(res));
   }
-  return Finish(out, std::move(result));
+  MaybeWithoutGil(a.size(), [&] { u.ReduceatInto(a, idx, o, axis, dt); });
+  return Finish(out, res);
 }
 
 void RegisterErrors(pyb::module_& m) {

@@ -109,7 +109,38 @@ void FillIdentity(const ArrayView& acc, const Identity& id) {
   CopyInto(acc, v.view());
 }
 
+// Which dims a reduction removes; NumPy's axis errors.
+std::vector<bool> ReducedAxes(int nd, const std::optional<std::vector<int64_t>>& axis) {
+  std::vector<bool> reduced(static_cast<size_t>(nd), !axis.has_value());
+  if (!axis) return reduced;
+  // NumPy accepts axis 0 (or -1) for a 0-d operand.
+  const bool scalar_axis = nd == 0 && axis->size() == 1 && ((*axis)[0] == 0 || (*axis)[0] == -1);
+  for (int64_t ax : scalar_axis ? std::vector<int64_t>{} : *axis) {
+    const int k = NormalizeAxis(ax, nd);
+    if (reduced[static_cast<size_t>(k)]) throw ValueError("duplicate value in 'axis'");
+    reduced[static_cast<size_t>(k)] = true;
+  }
+  return reduced;
+}
+
 }  // namespace
+
+Shape Ufunc::ReduceShape(const ArrayView& a, const ReduceOptions& opt) const {
+  const std::vector<bool> reduced = ReducedAxes(a.ndim(), opt.axis);
+  Shape r;
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (!reduced[static_cast<size_t>(d)]) r.push_back(a.shape[static_cast<size_t>(d)]);
+    else if (opt.keepdims) r.push_back(1);
+  }
+  return r;
+}
+
+Shape Ufunc::ReduceatShape(const ArrayView& a, int64_t num_indices, int64_t axis) const {
+  if (a.ndim() == 0) throw TypeError("cannot reduceat on a scalar");
+  Shape r = a.shape;
+  r[static_cast<size_t>(NormalizeAxis(axis, a.ndim()))] = num_indices;
+  return r;
+}
 
 void Ufunc::CheckBinaryMethod(const char* method) const {
   const std::string m = method;
@@ -262,17 +293,7 @@ Array Ufunc::Reduce(const ArrayView& a, const ReduceOptions& opt) const {
 void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* out, Array* result,
                        const ReduceOptions& opt) const {
   const int nd = a.ndim();
-  std::vector<bool> reduced(static_cast<size_t>(nd), !opt.axis.has_value());
-  if (opt.axis) {
-    const auto& axes = *opt.axis;
-    // NumPy accepts axis 0 (or -1) for a 0-d operand.
-    const bool scalar_axis = nd == 0 && axes.size() == 1 && (axes[0] == 0 || axes[0] == -1);
-    for (int64_t ax : scalar_axis ? std::vector<int64_t>{} : axes) {
-      const int k = NormalizeAxis(ax, nd);
-      if (reduced[static_cast<size_t>(k)]) throw ValueError("duplicate value in 'axis'");
-      reduced[static_cast<size_t>(k)] = true;
-    }
-  }
+  const std::vector<bool> reduced = ReducedAxes(nd, opt.axis);
   const int nreduced = static_cast<int>(std::count(reduced.begin(), reduced.end(), true));
   if (nreduced > 1 && !reorderable_) {
     throw ValueError("reduction operation '" + name_ +

@@ -286,6 +286,24 @@ int Accumulate(const LoopContext&, char* const* args, const int64_t* dims,
   int status = 0;
   T cur = LoadElem<T>(args[0]);
   StoreElem(args[1], cur);
+  if constexpr (kIsInt<T> && !MayFail<Op>) {
+    if (si == sizeof(T) && so == sizeof(T)) {
+      // Contiguous integer scans: load four inputs ahead of the stores (in
+      // and out are the same array or disjoint, so the loads are safe), and
+      // keep only the adds on the dependency chain.
+      const T* in = reinterpret_cast<const T*>(args[0]);
+      T* out = reinterpret_cast<T*>(args[1]);
+      int64_t i = 1;
+      for (; i + 4 <= n; i += 4) {
+        const T x0 = in[i], x1 = in[i + 1], x2 = in[i + 2], x3 = in[i + 3];
+        const T c0 = Op::Call(cur, x0), c1 = Op::Call(c0, x1), c2 = Op::Call(c1, x2);
+        cur = Op::Call(c2, x3);
+        out[i] = c0, out[i + 1] = c1, out[i + 2] = c2, out[i + 3] = cur;
+      }
+      for (; i < n; ++i) out[i] = cur = Op::Call(cur, in[i]);
+      return 0;
+    }
+  }
   for (int64_t i = 1; i < n; ++i) {
     cur = Convert<T>(ChainStep<Op>(status, static_cast<Compute<Op, T>>(cur), In<Op, T>(args[0] + i * si)));
     StoreElem(args[1] + i * so, cur);

@@ -148,6 +148,10 @@ class Ufunc {
                                 std::optional<DType> out) const;
   // Throws NumPy's ValueError unless the method applies to this ufunc.
   void CheckBinaryMethod(const char* method) const;
+  // Result shapes of Reduce and Reduceat (for callers that allocate the
+  // result themselves and use the *Into forms); throw as those do.
+  Shape ReduceShape(const ArrayView& a, const ReduceOptions& options) const;
+  Shape ReduceatShape(const ArrayView& a, int64_t num_indices, int64_t axis) const;
 
  private:
   struct Prepared;
