@@ -2,24 +2,24 @@
 // Each op's Call<A, B, O>(args, core_dims, core_steps) handles one loop
 // element: core_dims are the signature's dims in order of first appearance,
 // core_steps every operand's core strides in bytes (0 for a missing optional
-// dim). float/double and their complex types go through Eigen's GEMM, GEMV
-// and dot kernels when the strides allow a Map; everything else, and any
+// dim). float/double and their complex types go through internal::Gemm
+// (Eigen) when the strides allow; everything else, and any
 // stride, has a plain loop with NumPy's per-type rules (bool: OR of ANDs;
 // half: accumulate in float; ints: wrap-around).
 #pragma once
 
-#include <Eigen/Core>
 #include <complex>
 #include <cstdint>
 #include <type_traits>
 
+#include "linalg/gemm.h"
 #include "ops/scalar_ops.h"
 #include "ufuncx/scalar.h"
 
 namespace ufuncx::ops {
 
 template <class T>
-inline constexpr bool kEigenKernel =
+inline constexpr bool kGemmKernel =
     std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, complex64> ||
     std::is_same_v<T, complex128>;
 
@@ -60,44 +60,38 @@ inline T Dot(const char* a, int64_t sa, const char* b, int64_t sb, int64_t n) {
   }
 }
 
-// Eigen maps need element strides >= 0 (a dim of extent 1 may have any).
+// The GEMM kernels need element strides >= 0 (a dim of extent 1 may have
+// any) and elements aligned to their real type.
+template <class T>
+struct RealType { using type = T; };
+template <class R>
+struct RealType<std::complex<R>> { using type = R; };
+
 template <class T>
 inline bool Mappable(std::initializer_list<std::pair<int64_t, int64_t>> stride_extent,
                      const char* base) {
-  if (reinterpret_cast<uintptr_t>(base) % alignof(typename Eigen::NumTraits<T>::Real) != 0) {
-    return false;
-  }
+  using R = typename RealType<T>::type;
+  if (reinterpret_cast<uintptr_t>(base) % alignof(R) != 0) return false;
   for (auto [s, n] : stride_extent) {
-    if (n > 1 && (s <= 0 || s % static_cast<int64_t>(sizeof(T)) != 0)) return false;
+    if (n > 1 && (s < 0 || s % static_cast<int64_t>(sizeof(T)) != 0)) return false;
   }
   return true;
 }
 
-template <class T>
-using StridedMat = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
-                              Eigen::Unaligned, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
-template <class T>
-using ConstStridedMat =
-    Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
-               Eigen::Unaligned, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
-
+// Element stride of a dim (any value for extent <= 1).
 template <class T>
 inline int64_t Elems(int64_t bytes, int64_t extent) {
-  return extent > 1 ? bytes / static_cast<int64_t>(sizeof(T)) : 1;
+  return extent > 1 ? bytes / static_cast<int64_t>(sizeof(T)) : 0;
 }
 
-// A row-major view of an (r, c) matrix with byte strides.
+// o = op(a) * b with byte strides, through internal::Gemm.
 template <class T>
-inline ConstStridedMat<T> CMat(const char* p, int64_t r, int64_t c, int64_t sr, int64_t sc) {
-  return ConstStridedMat<T>(reinterpret_cast<const T*>(p), r, c,
-                            Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(Elems<T>(sr, r),
-                                                                          Elems<T>(sc, c)));
-}
-template <class T>
-inline StridedMat<T> Mat(char* p, int64_t r, int64_t c, int64_t sr, int64_t sc) {
-  return StridedMat<T>(reinterpret_cast<T*>(p), r, c,
-                       Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(Elems<T>(sr, r),
-                                                                     Elems<T>(sc, c)));
+inline void GemmBytes(int64_t n, int64_t k, int64_t m, const char* a, int64_t a_r, int64_t a_c,
+                      bool conj_a, const char* b, int64_t b_r, int64_t b_c, char* o, int64_t o_r,
+                      int64_t o_c) {
+  internal::Gemm<T>(n, k, m, reinterpret_cast<const T*>(a), Elems<T>(a_r, n), Elems<T>(a_c, k),
+                    conj_a, reinterpret_cast<const T*>(b), Elems<T>(b_r, k), Elems<T>(b_c, m),
+                    reinterpret_cast<T*>(o), Elems<T>(o_r, n), Elems<T>(o_c, m));
 }
 
 // (n?,k),(k,m?)->(n?,m?); dims n, k, m; steps a_n a_k b_k b_m o_n o_m.
@@ -106,12 +100,12 @@ struct MatMul {
   static void Call(char* const* args, const int64_t* dims, const int64_t* st) {
     static_assert(std::is_same_v<A, B> && std::is_same_v<A, O>);
     const int64_t n = dims[0], k = dims[1], m = dims[2];
-    if constexpr (kEigenKernel<A>) {
+    if constexpr (kGemmKernel<A>) {
       if (Mappable<A>({{st[0], n}, {st[1], k}}, args[0]) &&
           Mappable<A>({{st[2], k}, {st[3], m}}, args[1]) &&
           Mappable<A>({{st[4], n}, {st[5], m}}, args[2])) {
-        Mat<A>(args[2], n, m, st[4], st[5]).noalias() =
-            CMat<A>(args[0], n, k, st[0], st[1]) * CMat<A>(args[1], k, m, st[2], st[3]);
+        GemmBytes<A>(n, k, m, args[0], st[0], st[1], false, args[1], st[2], st[3], args[2], st[4],
+                     st[5]);
         return;
       }
     }
@@ -130,11 +124,9 @@ struct VecDot {
   static void Call(char* const* args, const int64_t* dims, const int64_t* st) {
     static_assert(std::is_same_v<A, B> && std::is_same_v<A, O>);
     const int64_t n = dims[0];
-    if constexpr (kEigenKernel<A>) {
+    if constexpr (kGemmKernel<A>) {
       if (Mappable<A>({{st[0], n}}, args[0]) && Mappable<A>({{st[1], n}}, args[1])) {
-        // Eigen's dot conjugates its first operand, as vecdot does.
-        StoreElem(args[2], CMat<A>(args[0], n, 1, st[0], 0).col(0).dot(
-                               CMat<A>(args[1], n, 1, st[1], 0).col(0)));
+        GemmBytes<A>(1, n, 1, args[0], 0, st[0], true, args[1], st[1], 0, args[2], 0, 0);
         return;
       }
     }
@@ -148,11 +140,10 @@ struct MatVec {
   static void Call(char* const* args, const int64_t* dims, const int64_t* st) {
     static_assert(std::is_same_v<A, B> && std::is_same_v<A, O>);
     const int64_t m = dims[0], n = dims[1];
-    if constexpr (kEigenKernel<A>) {
+    if constexpr (kGemmKernel<A>) {
       if (Mappable<A>({{st[0], m}, {st[1], n}}, args[0]) && Mappable<A>({{st[2], n}}, args[1]) &&
           Mappable<A>({{st[3], m}}, args[2])) {
-        Mat<A>(args[2], m, 1, st[3], 0).noalias() =
-            CMat<A>(args[0], m, n, st[0], st[1]) * CMat<A>(args[1], n, 1, st[2], 0);
+        GemmBytes<A>(m, n, 1, args[0], st[0], st[1], false, args[1], st[2], 0, args[2], st[3], 0);
         return;
       }
     }
@@ -168,11 +159,10 @@ struct VecMat {
   static void Call(char* const* args, const int64_t* dims, const int64_t* st) {
     static_assert(std::is_same_v<A, B> && std::is_same_v<A, O>);
     const int64_t n = dims[0], m = dims[1];
-    if constexpr (kEigenKernel<A>) {
+    if constexpr (kGemmKernel<A>) {
       if (Mappable<A>({{st[0], n}}, args[0]) && Mappable<A>({{st[1], n}, {st[2], m}}, args[1]) &&
           Mappable<A>({{st[3], m}}, args[2])) {
-        Mat<A>(args[2], 1, m, 0, st[3]).noalias() =
-            CMat<A>(args[0], 1, n, 0, st[0]).conjugate() * CMat<A>(args[1], n, m, st[1], st[2]);
+        GemmBytes<A>(1, n, m, args[0], 0, st[0], true, args[1], st[1], st[2], args[2], 0, st[3]);
         return;
       }
     }
