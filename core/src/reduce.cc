@@ -556,23 +556,33 @@ void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const i
   }
   Prepared p = Prepare(loop, a, out, rshape, false);
   const int64_t m = static_cast<int64_t>(indices.size());
+  const size_t item = ItemSize(loop.types[0]);
+  const int64_t steps[3] = {0, p.in.strides[static_cast<size_t>(ax)], 0};
+  const LoopFn fn = steps[1] == static_cast<int64_t>(item) && loop.slots.reduce_contig
+                        ? loop.slots.reduce_contig
+                        : loop.slots.reduce;
+  const LoopContext ctx{name_.c_str()};
   for (int64_t j = 0; j < m && ShapeSize(rshape) > 0; ++j) {
     // NumPy: a[i[j]:i[j+1]] reduced, or a[i[j]] alone when i[j] >= i[j+1];
     // the last segment runs to the end.
     const int64_t start = indices[static_cast<size_t>(j)];
     int64_t end = j + 1 < m ? indices[static_cast<size_t>(j + 1)] : n;
     if (end <= start) end = start + 1;
+    if (a.ndim() == 1) {  // one element to copy, one loop call
+      char* acc = p.res.data + j * p.res.strides[0];
+      std::memcpy(acc, p.in.data + start * steps[1], item);
+      if (end - start == 1) continue;
+      char* args[3] = {acc, p.in.data + (start + 1) * steps[1], acc};
+      int64_t len = end - start - 1;
+      CheckStatus(fn(ctx, args, &len, steps, nullptr));
+      continue;
+    }
     const ArrayView acc = Drop(p.res, ax, j);
     CopyInto(acc, Drop(p.in, ax, start));
     if (end - start == 1) continue;
     // NumPy calls the reduce loop along the axis for every other position.
     const ArrayView ops[2] = {Drop(p.in, ax, start + 1), acc};
     const internal::StridedIteration it(ops, acc.shape, /*flip_negative=*/false);
-    const int64_t steps[3] = {0, p.in.strides[static_cast<size_t>(ax)], 0};
-    const LoopFn fn = steps[1] == static_cast<int64_t>(ItemSize(loop.types[0])) && loop.slots.reduce_contig
-                          ? loop.slots.reduce_contig
-                          : loop.slots.reduce;
-    const LoopContext ctx{name_.c_str()};
     it.ForEachInner([&](char* const* q, int64_t cnt, const int64_t* s) {
       for (int64_t k = 0; k < cnt; ++k) {
         char* args[3] = {q[1] + k * s[1], q[0] + k * s[0], q[1] + k * s[1]};

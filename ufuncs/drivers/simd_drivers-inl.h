@@ -12,6 +12,8 @@
 
 #include <hwy/highway.h>
 
+#include <cmath>
+
 #include "simd/hwy_shim-inl.h"
 #include "ufuncx/loop.h"
 
@@ -134,6 +136,35 @@ int ReduceLanes(const LoopContext&, char* const* args, const int64_t* dims,
   };
   T r = *acc;
   size_t i = 0;
+  if constexpr (hwy::IsFloat<T>() && requires { &Op::template NanFree<decltype(d), hn::VFromD<decltype(d)>>; }) {
+    // Float max/min: the plain instruction on the chain, NaNs noted on the
+    // side; with any NaN (or a NaN start) the exact op below runs instead.
+    if (n >= 4 * N && !std::isnan(r)) {
+      auto v0 = hn::LoadU(d, a), v1 = hn::LoadU(d, a + N);
+      auto v2 = hn::LoadU(d, a + 2 * N), v3 = hn::LoadU(d, a + 3 * N);
+      auto nan = hn::Or(hn::Or(hn::IsNaN(v0), hn::IsNaN(v1)), hn::Or(hn::IsNaN(v2), hn::IsNaN(v3)));
+      for (i = 4 * N; i + 4 * N <= n; i += 4 * N) {
+        const auto x0 = hn::LoadU(d, a + i), x1 = hn::LoadU(d, a + i + N);
+        const auto x2 = hn::LoadU(d, a + i + 2 * N), x3 = hn::LoadU(d, a + i + 3 * N);
+        nan = hn::Or(nan, hn::Or(hn::Or(hn::IsNaN(x0), hn::IsNaN(x1)),
+                                 hn::Or(hn::IsNaN(x2), hn::IsNaN(x3))));
+        v0 = op.NanFree(d, v0, x0);
+        v1 = op.NanFree(d, v1, x1);
+        v2 = op.NanFree(d, v2, x2);
+        v3 = op.NanFree(d, v3, x3);
+      }
+      if (hn::AllFalse(d, nan)) {
+        const auto v = op.NanFree(d, op.NanFree(d, v0, v1), op.NanFree(d, v2, v3));
+        HWY_ALIGN T lanes[HWY_MAX_BYTES / sizeof(T)];
+        hn::Store(v, d, lanes);
+        for (size_t j = 0; j < N; ++j) r = one(r, lanes[j]);
+        for (; i < n; ++i) r = one(r, a[i]);
+        *acc = r;
+        return 0;
+      }
+      i = 0;
+    }
+  }
   if (n >= 4 * N) {
     auto v0 = hn::LoadU(d, a), v1 = hn::LoadU(d, a + N);
     auto v2 = hn::LoadU(d, a + 2 * N), v3 = hn::LoadU(d, a + 3 * N);

@@ -64,8 +64,24 @@ UFX_VEC2(IntMax, hn::Max(a, b))
 UFX_VEC2(IntMin, hn::Min(a, b))
 // Float comparisons here are ordered (false with a NaN), hence IsNaN, and
 // "not equal" is spelled Not(Eq) so that NaN != x holds as in NumPy.
-UFX_VEC2(Maximum, hn::IfThenElse(hn::Or(AnyGe(a, b), hn::IsNaN(a)), a, b))
-UFX_VEC2(Minimum, hn::IfThenElse(hn::Or(AnyLe(a, b), hn::IsNaN(a)), a, b))
+// Maximum and Minimum also give reductions a NaN-free combine (NaN lanes
+// are then detected separately and the exact op takes over).
+struct Maximum {
+  template <class D, class V>
+  HWY_INLINE V operator()(D, V a, V b) const {
+    return hn::IfThenElse(hn::Or(AnyGe(a, b), hn::IsNaN(a)), a, b);
+  }
+  template <class D, class V>
+  HWY_INLINE V NanFree(D, V a, V b) const { return hn::Max(a, b); }
+};
+struct Minimum {
+  template <class D, class V>
+  HWY_INLINE V operator()(D, V a, V b) const {
+    return hn::IfThenElse(hn::Or(AnyLe(a, b), hn::IsNaN(a)), a, b);
+  }
+  template <class D, class V>
+  HWY_INLINE V NanFree(D, V a, V b) const { return hn::Min(a, b); }
+};
 UFX_VEC2(Fmax, hn::IfThenElse(hn::Or(AnyGe(a, b), hn::IsNaN(b)), a, b))
 UFX_VEC2(Fmin, hn::IfThenElse(hn::Or(AnyLe(a, b), hn::IsNaN(b)), a, b))
 UFX_VEC2(BitwiseAnd, hn::And(a, b))
