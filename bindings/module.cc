@@ -10,6 +10,7 @@
 #include "convert.h"
 #include "ufuncx/error.h"
 #include "ufuncx/frontends.h"
+#include "ufuncx/plugin.h"
 #include "ufuncx/registry.h"
 #include "ufuncx/scatter.h"
 
@@ -622,6 +623,14 @@ PYBIND11_MODULE(_core, m) {
         pyb::gil_scoped_release release;
         asctile::Scatter(s, dim, i, d, offsets, check_bounds, num_indices);
       });
+  m.def("load_plugin", [](const std::string& path) {
+    std::vector<std::string> names;
+    {
+      pyb::gil_scoped_release release;
+      names = LoadPlugin(path);
+    }
+    return names;
+  }, pyb::arg("path"), "Registers a plugin's ufuncs and overloads; returns their names.");
   m.def("get", [](const std::string& name) {
         const Ufunc& u = GetUfunc(name);
         pyb::object o = pyb::cast(PyUfunc(&u));

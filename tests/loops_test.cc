@@ -202,7 +202,7 @@ TEST(Loops, SimdReduceMatchesScalarOnEveryTarget) {
   std::printf("checked %d SIMD reduce loops over %zu targets:", checked, targets.size());
   for (int64_t t : targets) std::printf(" %s", hwy::TargetName(t));
   std::printf("\n");
-  EXPECT_GT(checked, 100);
+  EXPECT_GE(checked, 70 * static_cast<int>(targets.size()));
 }
 
 // The strided driver with steps 2, -1 and 0 equals the same driver on a

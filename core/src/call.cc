@@ -41,6 +41,8 @@ Ufunc::Ufunc(std::string name, int nin, int nout, Identity identity,
       identity_(identity),
       reorderable_(reorderable),
       doc_(std::move(doc)) {
+  loop_versions_.push_back(std::make_unique<std::vector<Loop>>());
+  loops_.store(loop_versions_.back().get(), std::memory_order_release);
   if (nin_ <= 2) {
     const size_t n = nin_ == 1 ? kNumDTypes : kNumDTypes * kNumDTypes;
     cache_.reset(new std::atomic<int16_t>[n]);
@@ -54,7 +56,13 @@ void Ufunc::AddLoop(Loop loop) {
                      std::to_string(loop.types.size()) + " types, expected " +
                      std::to_string(nargs()));
   }
-  loops_.push_back(std::move(loop));
+  // Copy on write: callers holding the previous list (or a Loop in it) keep
+  // a valid one; every version stays alive with the ufunc.
+  std::lock_guard<std::mutex> lock(loops_mu_);
+  auto next = std::make_unique<std::vector<Loop>>(loops());
+  next->push_back(std::move(loop));
+  loops_.store(next.get(), std::memory_order_release);
+  loop_versions_.push_back(std::move(next));
   if (cache_) {
     const size_t n = nin_ == 1 ? kNumDTypes : kNumDTypes * kNumDTypes;
     for (size_t i = 0; i < n; ++i) cache_[i].store(0, std::memory_order_relaxed);
@@ -63,7 +71,7 @@ void Ufunc::AddLoop(Loop loop) {
 
 std::vector<std::string> Ufunc::TypeStrings() const {
   std::vector<std::string> out;
-  for (const Loop& l : loops_) {
+  for (const Loop& l : loops()) {
     std::string s;
     for (int i = 0; i < nargs(); ++i) {
       if (i == nin_) s += "->";
@@ -77,18 +85,23 @@ std::vector<std::string> Ufunc::TypeStrings() const {
 const Loop& Ufunc::ResolveLoop(std::span<const DType> in,
                                const CallOptions& opt) const {
   const bool cacheable = cache_ && opt.signature.empty() && !opt.dtype;
+  const std::vector<Loop>& loops = this->loops();
   size_t key = 0;
   if (cacheable) {
     key = static_cast<size_t>(in[0]) + (nin_ == 2 ? kNumDTypes * static_cast<size_t>(in[1]) : 0);
     const int16_t hit = cache_[key].load(std::memory_order_relaxed);
-    if (hit > 0) return loops_[static_cast<size_t>(hit - 1)];
+    if (hit > 0 && static_cast<size_t>(hit) <= loops.size()) return loops[static_cast<size_t>(hit - 1)];
   }
-  const Loop& l = ResolveUncached(in, opt);
-  if (cacheable) cache_[key].store(static_cast<int16_t>(&l - loops_.data() + 1), std::memory_order_relaxed);
+  const Loop& l = ResolveUncached(loops, in, opt);
+  // Only cache what the current loop list gives (a plugin may be adding).
+  if (cacheable && &loops == &this->loops()) {
+    cache_[key].store(static_cast<int16_t>(&l - loops.data() + 1), std::memory_order_relaxed);
+  }
   return l;
 }
 
-const Loop& Ufunc::ResolveUncached(std::span<const DType> in, const CallOptions& opt) const {
+const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<const DType> in,
+                                   const CallOptions& opt) const {
   std::vector<std::optional<DType>> fixed(nargs());
   if (!opt.signature.empty()) {
     if (static_cast<int>(opt.signature.size()) != nargs()) {
@@ -124,9 +137,9 @@ const Loop& Ufunc::ResolveUncached(std::span<const DType> in, const CallOptions&
       std::all_of(in.begin(), in.end(), [](DType t) {
         return IsInteger(t) || t == DType::kBool;
       })) {
-    return loops_[static_cast<size_t>(int_inputs_loop_)];
+    return loops[static_cast<size_t>(int_inputs_loop_)];
   }
-  for (const Loop& l : loops_) {
+  for (const Loop& l : loops) {
     if (!matches_fixed(l)) continue;
     bool ok = true;
     for (int i = 0; i < nin_ && ok; ++i) ok = CanCast(in[i], l.types[i], Casting::kSafe);
@@ -134,7 +147,7 @@ const Loop& Ufunc::ResolveUncached(std::span<const DType> in, const CallOptions&
   }
   if (any_fixed) {
     // With fixed types NumPy casts the inputs under the casting rule.
-    for (const Loop& l : loops_) {
+    for (const Loop& l : loops) {
       if (!matches_fixed(l)) continue;
       bool ok = true;
       for (int i = 0; i < nin_ && ok; ++i) ok = CanCast(in[i], l.types[i], opt.casting);
@@ -144,7 +157,7 @@ const Loop& Ufunc::ResolveUncached(std::span<const DType> in, const CallOptions&
     // cannot be cast, as NumPy does.
     const bool inputs_fixed = std::all_of(fixed.begin(), fixed.begin() + nin_,
                                           [](auto& f) { return f.has_value(); });
-    for (const Loop& l : loops_) {
+    for (const Loop& l : loops) {
       if (inputs_fixed && matches_fixed(l)) return l;
     }
     throw TypeError(

@@ -19,6 +19,8 @@ _INFO = {
 }
 IDENTITIES = {"0", "1", "-1", "true", "false", "-inf"}
 SIMD_CHARS = "?bBhHiIlLfd"
+# Argument names of expr kernels, in input order.
+ARG_NAMES = ("a", "b", "c", "e", "f", "g", "h")  # no "d": the Highway tag
 
 
 class TableError(ValueError):
@@ -56,17 +58,19 @@ def _int_to_inexact(sa: int, kb: str, sb: int) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class Simd:
-    op: str
+    op: str             # struct name, or "" when expr gives the body
     types: str
     reduce: str = ""    # types whose reduce slot applies the op lane-wise
     pairwise: str = ""  # types whose reduce slot is the pairwise sum
+    expr: str = ""      # Highway expression in d, a, b, ... (hn:: functions)
 
 
 @dataclasses.dataclass(frozen=True)
 class LoopGroup:
     types: tuple[str, ...]  # "ff->f"
-    op: str
+    op: str                 # struct name, or "" when expr gives the kernel
     simd: tuple[Simd, ...]
+    expr: str = ""          # scalar C++ expression in a, b, c, ... (one output)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,6 +86,7 @@ class UfuncEntry:
     loops: tuple[LoopGroup, ...]
     int_inputs_loop: str | None = None
     signature: str | None = None  # core dims of a generalized ufunc
+    overload: bool = False        # loops for an existing ufunc (plugins)
 
     def signatures(self):
         for g in self.loops:
@@ -133,7 +138,8 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
     if identity is not None and identity not in IDENTITIES:
         raise TableError(f"{path}.identity: {identity!r} is not one of {sorted(IDENTITIES)}; omit it for None")
     reorderable = _pop(raw, "reorderable", bool, path, False)
-    doc = _pop(raw, "doc", str, path)
+    overload = _pop(raw, "overload", bool, path, False)
+    doc = _pop(raw, "doc", str, path, "" if overload else None)
     ulp = _pop(raw, "ulp", int, path, 0)
     int_inputs_loop = _pop(raw, "int_inputs_loop", str, path, None)
     signature = _pop(raw, "signature", str, path, None)
@@ -143,8 +149,11 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
             raise TableError(f"{path}: a generalized ufunc (signature) has no identity and is not "
                              f"reorderable; remove identity/reorderable")
     loops_raw = _pop(raw, "loop", list, path)
-    _no_leftovers(raw, path, "name, aliases, nin, nout, identity, reorderable, doc, ulp, "
-                  "int_inputs_loop, signature, loop")
+    _no_leftovers(raw, path, "name, aliases, nin, nout, identity, reorderable, overload, doc, "
+                  "ulp, int_inputs_loop, signature, loop")
+    if overload and (identity is not None or reorderable or aliases or signature):
+        raise TableError(f"{path}: an overload adds loops only; remove identity, reorderable, "
+                         f"aliases and signature (the existing ufunc keeps its own)")
     groups = []
     for gi, g in enumerate(loops_raw):
         gp = f"{path}.loop[{gi}]"
@@ -154,9 +163,16 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
         types = _pop(g, "types", list, gp)
         if not types:
             raise TableError(f"{gp}.types: empty; list at least one signature such as 'ff->f'")
-        op = _pop(g, "op", str, gp)
+        op = _pop(g, "op", str, gp, "")
+        expr = _pop(g, "expr", str, gp, "")
+        if bool(op) == bool(expr):
+            raise TableError(f"{gp}: give exactly one of op (a kernel struct) or expr (a C++ "
+                             f"expression in {', '.join(ARG_NAMES[:nin])})")
+        if expr and nout != 1:
+            raise TableError(f"{gp}.expr: an expression has one result but nout={nout}; "
+                             f"write a kernel struct and name it with op")
         simd_raw = _pop(g, "simd", list, gp, [])
-        _no_leftovers(g, gp, "types, op, simd")
+        _no_leftovers(g, gp, "types, op, expr, simd")
         for ti, t in enumerate(types):
             tp = f"{gp}.types[{ti}]"
             if not isinstance(t, str):
@@ -175,11 +191,15 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
             if not isinstance(s, dict):
                 raise TableError(f"{sp}: expected {{ op = \"...\", types = \"...\" }}")
             s = dict(s)
-            sop = _pop(s, "op", str, sp)
+            sop = _pop(s, "op", str, sp, "")
+            sexpr = _pop(s, "expr", str, sp, "")
+            if bool(sop) == bool(sexpr):
+                raise TableError(f"{sp}: give exactly one of op (a Highway op struct) or expr "
+                                 f"(a Highway expression in d, {', '.join(ARG_NAMES[:nin])})")
             stypes = _pop(s, "types", str, sp)
             sreduce = _pop(s, "reduce", str, sp, "")
             spairwise = _pop(s, "pairwise", str, sp, "")
-            _no_leftovers(s, sp, "op, types, reduce, pairwise")
+            _no_leftovers(s, sp, "op, expr, types, reduce, pairwise")
             for c in stypes:
                 if c not in SIMD_CHARS:
                     raise TableError(f"{sp}.types: {c!r} has no SIMD lanes; use only {SIMD_CHARS}")
@@ -197,13 +217,13 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
                     raise TableError(f"{sp}.pairwise: {c!r} is not a float type; use only 'fd'")
                 if c in sreduce:
                     raise TableError(f"{sp}: {c!r} is in both reduce and pairwise; keep one")
-            simds.append(Simd(sop, stypes, sreduce, spairwise))
-        groups.append(LoopGroup(tuple(types), op, tuple(simds)))
+            simds.append(Simd(sop, stypes, sreduce, spairwise, sexpr))
+        groups.append(LoopGroup(tuple(types), op, tuple(simds), expr))
     if int_inputs_loop is not None and not any(int_inputs_loop in g.types for g in groups):
         raise TableError(f"{path}.int_inputs_loop: {int_inputs_loop!r} is not one of this ufunc's "
                          f"signatures; list it under [[ufunc.loop]] or remove the key")
     entry = UfuncEntry(name, aliases, nin, nout, identity, reorderable, doc, ulp, tuple(groups),
-                       int_inputs_loop, signature)
+                       int_inputs_loop, signature, overload)
     check_order(entry, path)
     return entry
 
@@ -252,15 +272,29 @@ def load(path: str) -> list[UfuncEntry]:
     return parse(data, path)
 
 
-def parse(data: dict, source: str = "<table>") -> list[UfuncEntry]:
+@dataclasses.dataclass(frozen=True)
+class Table:
+    entries: list
+    plugin: str | None = None      # plugin name (user tables)
+    includes: tuple[str, ...] = ()  # headers with the table's kernel structs
+
+
+def parse_table(data: dict, source: str = "<table>") -> Table:
     data = dict(data)
     fmt = data.pop("format", 1)
     if fmt != 1:
         raise TableError(f"{source}: format = {fmt!r} is not supported; use format = 1")
+    plugin = _pop(data, "plugin", str, source, None)
+    if plugin is not None and not re.fullmatch(r"[a-z_][a-z0-9_]*", plugin):
+        raise TableError(f"{source}.plugin: {plugin!r} is not a valid identifier; use lower_snake_case")
+    includes = _pop(data, "includes", list, source, [])
+    for i, inc in enumerate(includes):
+        if not isinstance(inc, str) or not inc:
+            raise TableError(f"{source}.includes[{i}]: expected a header name such as \"my_kernels.h\"")
     ufuncs = data.pop("ufunc", None)
     if not isinstance(ufuncs, list) or not ufuncs:
         raise TableError(f"{source}: no [[ufunc]] entries; add at least one")
-    _no_leftovers(data, source, "format, ufunc")
+    _no_leftovers(data, source, "format, plugin, includes, ufunc")
     entries = [parse_entry(u, f"ufunc[{i}]") for i, u in enumerate(ufuncs)]
     names = {}
     for i, e in enumerate(entries):
@@ -268,4 +302,17 @@ def parse(data: dict, source: str = "<table>") -> list[UfuncEntry]:
             if n in names:
                 raise TableError(f"ufunc[{i}]({e.name}): name {n!r} already used by ufunc[{names[n]}]; rename one")
             names[n] = i
-    return entries
+    return Table(entries, plugin, tuple(includes))
+
+
+def parse(data: dict, source: str = "<table>") -> list[UfuncEntry]:
+    return parse_table(data, source).entries
+
+
+def load_table(path: str) -> Table:
+    with open(path, "rb") as f:
+        try:
+            data = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise TableError(f"{path}: not valid TOML: {e}") from None
+    return parse_table(data, path)

@@ -45,14 +45,15 @@ def cstr(s: str) -> str:
 class LoopRecord:
     """One (ufunc, signature) with its global index."""
 
-    def __init__(self, index, entry, group, sig):
+    def __init__(self, index, entry, group, sig, gi=0):
         self.index, self.entry, self.group, self.sig = index, entry, group, sig
         self.ins, self.outs = sig.split("->")
+        self.op = op_name(entry, gi, group)
         self.simd = None
         self.simd_reduce = None  # "ReduceLanes" or "ReducePairwise"
-        for s in group.simd:
+        for si, s in enumerate(group.simd):
             if self.ins[0] in s.types and self.simd_capable():
-                self.simd = s.op
+                self.simd = simd_op_name(entry, gi, si, s)
                 if self.ins[0] in s.reduce and self.indexed_args():
                     self.simd_reduce = "ReduceLanes"
                 elif self.ins[0] in s.pairwise and self.indexed_args():
@@ -60,6 +61,8 @@ class LoopRecord:
 
     def simd_capable(self):
         # Same lane type on every operand, or a bool output from one lane type.
+        if self.entry.nin > 2 or len(self.outs) != 1:
+            return False
         t = self.ins[0]
         if any(c != t for c in self.ins):
             return False
@@ -74,7 +77,7 @@ class LoopRecord:
         chars = self.ins + self.outs
         if len(self.outs) != 1 or any(c != chars[0] for c in chars):
             return None
-        return f"ops::{self.group.op}, {self.entry.nin}, {CTYPE[chars[0]]}"
+        return f"ops::{self.op}, {self.entry.nin}, {CTYPE[chars[0]]}"
 
     def simd_reduce_driver(self):
         lane = LANE[self.ins[0]]
@@ -86,23 +89,78 @@ class LoopRecord:
         """reduce and accumulate slots: same-typed binary loops."""
         if self.entry.nin != 2 or not self.indexed_args():
             return None
-        return f"ops::{self.group.op}, {CTYPE[self.ins[0]]}"
+        return f"ops::{self.op}, {CTYPE[self.ins[0]]}"
 
     def gufunc_args(self):
         types = ", ".join(CTYPE[c] for c in self.ins + self.outs)
-        return f"ops::{self.group.op}, {types}"
+        return f"ops::{self.op}, {types}"
 
     def scalar_args(self):
         types = ", ".join(CTYPE[c] for c in self.ins + self.outs)
-        return f"ops::{self.group.op}, {self.entry.nin}, {types}"
+        return f"ops::{self.op}, {self.entry.nin}, {types}"
+
+
+def op_name(entry, gi, group):
+    return group.op or f"Expr_{entry.name}_{gi}"
+
+
+def simd_op_name(entry, gi, si, s):
+    return s.op or f"SimdExpr_{entry.name}_{gi}_{si}"
 
 
 def collect(entries):
     records = []
     for e in entries:
-        for g, sig in e.signatures():
-            records.append(LoopRecord(len(records), e, g, sig))
+        for gi, g in enumerate(e.loops):
+            for sig in g.types:
+                records.append(LoopRecord(len(records), e, g, sig, gi))
     return records
+
+
+def ops_header(entries, includes, source):
+    """generated_ops.h: the built-in kernels, the table's headers and one
+    struct per `expr` kernel (namespace ufuncx::ops)."""
+    lines = [string.Template(HEADER).substitute(source=source), "#pragma once", "",
+             "#include <cmath>", "#include <cstdint>", "",
+             '#include "ops/scalar_ops.h"', '#include "ops/gufunc_ops.h"']
+    lines += [f'#include "{inc}"' for inc in includes]
+    lines += ["", "namespace ufuncx::ops {"]
+    for e in entries:
+        for gi, g in enumerate(e.loops):
+            if not g.expr:
+                continue
+            names = tbl.ARG_NAMES[:e.nin]
+            params = ", ".join(f"class T{i}" for i in range(e.nin))
+            args = ", ".join(f"T{i} {n}" for i, n in enumerate(names))
+            lines += [f"struct {op_name(e, gi, g)} {{  // {e.name}",
+                      f"  template <{params}>",
+                      f"  static auto Call({args}) {{",
+                      "    using T = T0;  // the first argument's type",
+                      "    using std::abs, std::exp, std::log, std::sqrt, std::fmin, std::fmax;",
+                      f"    return {g.expr};",
+                      "  }",
+                      "};"]
+    lines += ["}  // namespace ufuncx::ops", ""]
+    return "\n".join(lines)
+
+
+def simd_expr_structs(entries):
+    out = []
+    for e in entries:
+        for gi, g in enumerate(e.loops):
+            for si, sd in enumerate(g.simd):
+                if not sd.expr:
+                    continue
+                names = tbl.ARG_NAMES[:e.nin]
+                args = ", ".join(f"V {n}" for n in names)
+                out += [f"struct {simd_op_name(e, gi, si, sd)} {{  // {e.name}",
+                        "  template <class D, class V>",
+                        f"  HWY_INLINE V operator()(D d, {args}) const {{",
+                        "    (void)d;",
+                        f"    return {sd.expr};",
+                        "  }",
+                        "};"]
+    return "\n".join(out)
 
 
 def shard(items, k):
@@ -121,13 +179,12 @@ def write(path, text):
         f.write(text)
 
 
-def scalar_shard(k, recs, ops_header, source):
+def scalar_shard(k, recs, ops_header, source, ns="gen"):
     lines = [string.Template(HEADER).substitute(source=source),
              '#include "ufuncx/loop.h"',
              f'#include "{ops_header}"',
-             '#include "drivers/scalar_drivers.h"',
-             '#include "ops/gufunc_ops.h"', "",
-             "namespace ufuncx::gen {",
+             '#include "drivers/scalar_drivers.h"', "",
+             f"namespace ufuncx::{ns} {{",
              "using drivers::Accumulate;", "using drivers::Contig;", "using drivers::Indexed;",
              "using drivers::Reduce;", "using drivers::Strided;", "",
              f"void FillScalarLoops{k}(LoopSlots* t) {{"]
@@ -143,11 +200,11 @@ def scalar_shard(k, recs, ops_header, source):
         red = f"&Reduce<{ra}>, nullptr, &Accumulate<{ra}>" if ra else "nullptr, nullptr, nullptr"
         lines.append(f"  t[{r.index}] = {{&Strided<{a}>, &Contig<{a}>, nullptr, {indexed}, {red}}};"
                      f"  // {r.entry.name} {r.sig}")
-    lines += ["}", "", "}  // namespace ufuncx::gen", ""]
+    lines += ["}", "", f"}}  // namespace ufuncx::{ns}", ""]
     return "\n".join(lines)
 
 
-def simd_shard(k, recs, simd_ops_header, source):
+def simd_shard(k, recs, simd_ops_header, source, ns="gen", exprs=""):
     fname = f"simd_{k}.cc"
     body = "\n".join(f"  t[{r.index}] = &s::{r.simd_driver()};  // {r.entry.name} {r.sig}"
                      for r in recs)
@@ -162,7 +219,11 @@ def simd_shard(k, recs, simd_ops_header, source):
 #include "{simd_ops_header}"
 
 HWY_BEFORE_NAMESPACE();
-namespace ufuncx::gen::HWY_NAMESPACE {{
+namespace ufuncx::simd::HWY_NAMESPACE {{
+{exprs}
+}}  // namespace ufuncx::simd::HWY_NAMESPACE
+
+namespace ufuncx::{ns}::HWY_NAMESPACE {{
 namespace s = ufuncx::simd::HWY_NAMESPACE;
 
 int64_t FillSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r) {{
@@ -171,16 +232,16 @@ int64_t FillSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r) {{
   return HWY_TARGET;
 }}
 
-}}  // namespace ufuncx::gen::HWY_NAMESPACE
+}}  // namespace ufuncx::{ns}::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace ufuncx::gen {{
+namespace ufuncx::{ns} {{
 HWY_EXPORT(FillSimdLoops{k});
 int64_t DispatchSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r) {{
   return HWY_DYNAMIC_DISPATCH(FillSimdLoops{k})(t, r);
 }}
-}}  // namespace ufuncx::gen
+}}  // namespace ufuncx::{ns}
 #endif
 """
 
@@ -248,6 +309,107 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
     return "\n".join(out)
 
 
+def plugin_tu(name, entries, records, simd_shards, source, n_scalar):
+    """plugin.cc: the two exported functions LoadPlugin calls."""
+    ns = f"gen_{name}"
+    n_simd = len(simd_shards)
+    shard_of = {r.index: k for k, recs in enumerate(simd_shards) for r in recs}
+    out = [string.Template(HEADER).substitute(source=source),
+           "#include <cmath>", "#include <utility>", "#include <vector>", "",
+           "#include <hwy/targets.h>", "",
+           '#include "ufuncx/plugin.h"', "",
+           f"namespace ufuncx::{ns} {{"]
+    out += [f"void FillScalarLoops{k}(LoopSlots* t);" for k in range(n_scalar)]
+    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t, LoopFn* r);" for k in range(n_simd)]
+    out += [f"}}  // namespace ufuncx::{ns}", "",
+            '#define UFX_EXPORT extern "C" __attribute__((visibility("default")))',
+            "UFX_EXPORT int ufuncx_plugin_abi_version(void) { return ufuncx::kPluginAbiVersion; }", "",
+            "UFX_EXPORT void ufuncx_plugin_describe(ufuncx::PluginSpec* spec) {",
+            "  using namespace ufuncx;",
+            f"  std::vector<LoopSlots> slots({len(records)});"]
+    out += [f"  {ns}::FillScalarLoops{k}(slots.data());" for k in range(n_scalar)]
+    out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr), simd_reduce({len(records)}, nullptr);",
+            "  std::vector<const char*> target(" + str(max(n_simd, 1)) + ", nullptr);"]
+    out += [f"  target[{k}] = hwy::TargetName({ns}::DispatchSimdLoops{k}(simd.data(), simd_reduce.data()));"
+            for k in range(n_simd)]
+    out += ["  auto slot = [&](int i, int shard) {",
+            "    LoopSlots s = slots[static_cast<size_t>(i)];",
+            "    if (shard >= 0 && simd[static_cast<size_t>(i)]) {",
+            "      s.contig = simd[static_cast<size_t>(i)];",
+            "      s.simd_target = target[static_cast<size_t>(shard)];",
+            "      s.reduce_contig = simd_reduce[static_cast<size_t>(i)];",
+            "    }",
+            "    return s;",
+            "  };",
+            f"  spec->name = {cstr(name)};"]
+    for e in entries:
+        out += ["  {", "    PluginUfunc u;",
+                f"    u.name = {cstr(e.name)};", f"    u.nin = {e.nin};", f"    u.nout = {e.nout};",
+                f"    u.overload = {'true' if e.overload else 'false'};",
+                f"    u.identity = Identity{IDENTITY[e.identity]};",
+                f"    u.reorderable = {'true' if e.reorderable else 'false'};",
+                f"    u.doc = {cstr(e.doc)};",
+                f"    u.signature = {cstr(e.signature or '')};"]
+        for r in records:
+            if r.entry is not e:
+                continue
+            types = ", ".join(f"DType::{DTYPE[c]}" for c in r.ins + r.outs)
+            out.append(f"    u.loops.push_back(Loop{{{{{types}}}, slot({r.index}, {shard_of.get(r.index, -1)}), "
+                       f"\"plugin\", -1}});")
+        out += ["    spec->ufuncs.push_back(std::move(u));", "  }"]
+    out += ["}", ""]
+    return "\n".join(out)
+
+
+def project_cmake(name, sources, include_dirs):
+    incs = " ".join(f'"{d}"' for d in include_dirs)
+    return f"""# Generated by ufuncx-codegen: builds the plugin {name} against an installed ufuncx
+# (find_package(ufuncx); set ufuncx_DIR or CMAKE_PREFIX_PATH if it is not found).
+cmake_minimum_required(VERSION 3.20)
+project(ufuncx_plugin_{name} LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 20)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+if(NOT CMAKE_BUILD_TYPE)
+  set(CMAKE_BUILD_TYPE Release)
+endif()
+find_package(ufuncx REQUIRED)
+add_library({name} MODULE {" ".join(sources)})
+target_link_libraries({name} PRIVATE ufuncx::plugin)
+target_include_directories({name} PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}} {incs})
+set_target_properties({name} PROPERTIES PREFIX "" CXX_VISIBILITY_PRESET hidden
+                      VISIBILITY_INLINES_HIDDEN ON)
+"""
+
+
+def generate(table, out_dir, source, plugin=None, shards=8, simd_shards=4, table_dir="."):
+    """Writes the sources for `table` into out_dir: the built-in registry, or
+    (plugin) a complete CMake project for a plugin library. Returns the
+    files written."""
+    os.makedirs(out_dir, exist_ok=True)
+    entries = table.entries
+    ns = f"gen_{plugin}" if plugin else "gen"
+    records = collect(entries)
+    scalar = shard(records, shards)
+    simd_recs = [r for r in records if r.simd]
+    simd = shard(simd_recs, simd_shards) if simd_recs else []
+    exprs = simd_expr_structs(entries)
+    files = {"generated_ops.h": ops_header(entries, table.includes, source)}
+    for k, recs in enumerate(scalar):
+        files[f"loops_{k}.cc"] = scalar_shard(k, recs, "generated_ops.h", source, ns)
+    for k, recs in enumerate(simd):
+        files[f"simd_{k}.cc"] = simd_shard(k, recs, "ops/simd_ops-inl.h", source, ns, exprs)
+    if plugin:
+        files["plugin.cc"] = plugin_tu(plugin, entries, records, simd, source, len(scalar))
+        sources = sorted(f for f in files if f.endswith(".cc"))
+        files["CMakeLists.txt"] = project_cmake(plugin, sources, [os.path.abspath(table_dir)])
+    else:
+        files["registry_gen.cc"] = registry(entries, records, simd, source, len(scalar),
+                                            "RegisterBuiltins")
+    for f, text in files.items():
+        write(os.path.join(out_dir, f), text)
+    return sorted(files)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="ufuncgen", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -258,25 +420,13 @@ def main(argv=None):
     p.add_argument("--check", action="store_true", help="validate only")
     a = p.parse_args(argv)
     try:
-        entries = tbl.load(a.table)
+        table = tbl.load_table(a.table)
     except (tbl.TableError, OSError) as e:
         print(f"ufuncgen: error: {e}", file=sys.stderr)
         return 1
     if a.check:
-        print(f"ufuncgen: {a.table}: {len(entries)} ufuncs OK")
+        print(f"ufuncgen: {a.table}: {len(table.entries)} ufuncs OK")
         return 0
-    os.makedirs(a.out_dir, exist_ok=True)
-    source = os.path.basename(a.table)
-    records = collect(entries)
-    scalar = shard(records, a.shards)
-    simd_recs = [r for r in records if r.simd]
-    simd = shard(simd_recs, a.simd_shards) if simd_recs else []
-    for k, recs in enumerate(scalar):
-        write(os.path.join(a.out_dir, f"loops_{k}.cc"),
-              scalar_shard(k, recs, "ops/scalar_ops.h", source))
-    for k, recs in enumerate(simd):
-        write(os.path.join(a.out_dir, f"simd_{k}.cc"),
-              simd_shard(k, recs, "ops/simd_ops-inl.h", source))
-    write(os.path.join(a.out_dir, "registry_gen.cc"),
-          registry(entries, records, simd, source, len(scalar), "RegisterBuiltins"))
+    generate(table, a.out_dir, os.path.basename(a.table), table.plugin, a.shards, a.simd_shards,
+             os.path.dirname(os.path.abspath(a.table)))
     return 0

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "ufuncx/loop.h"
 #include "ufuncx/scalar.h"
@@ -52,40 +54,27 @@ inline C ChainStep(int& status, C acc, C x) {
   }
 }
 
-// One element: nin in {1, 2}, nout in {1, 2}. Types: inputs then outputs.
+// One element: Nin inputs, then the outputs (any counts). One output: the
+// op returns it; several: the op writes them through references.
 template <class Op, int Nin, class... T>
-struct Element;
-
-template <class Op, class A, class O>
-struct Element<Op, 1, A, O> {
+struct Element {
+  using Types = std::tuple<T...>;
+  template <size_t K>
+  using At = std::tuple_element_t<K, Types>;
   static void Run(char* const* p, int& status) {
-    StoreElem(p[1], Convert<O>(Apply<Op>(status, In<Op, A>(p[0]))));
+    Impl(p, status, std::make_index_sequence<Nin>{},
+         std::make_index_sequence<sizeof...(T) - Nin>{});
   }
-};
-template <class Op, class A, class B, class O>
-struct Element<Op, 2, A, B, O> {
-  static void Run(char* const* p, int& status) {
-    StoreElem(p[2], Convert<O>(Apply<Op>(status, In<Op, A>(p[0]), In<Op, B>(p[1]))));
-  }
-};
-template <class Op, class A, class O1, class O2>
-struct Element<Op, 1, A, O1, O2> {
-  static void Run(char* const* p, int&) {
-    Compute<Op, O1> o1{};
-    Compute<Op, O2> o2{};
-    Op::Call(In<Op, A>(p[0]), o1, o2);
-    StoreElem(p[1], Convert<O1>(o1));
-    StoreElem(p[2], Convert<O2>(o2));
-  }
-};
-template <class Op, class A, class B, class O1, class O2>
-struct Element<Op, 2, A, B, O1, O2> {
-  static void Run(char* const* p, int&) {
-    Compute<Op, O1> o1{};
-    Compute<Op, O2> o2{};
-    Op::Call(In<Op, A>(p[0]), In<Op, B>(p[1]), o1, o2);
-    StoreElem(p[2], Convert<O1>(o1));
-    StoreElem(p[3], Convert<O2>(o2));
+  template <size_t... I, size_t... J>
+  static void Impl(char* const* p, int& status, std::index_sequence<I...>,
+                   std::index_sequence<J...>) {
+    if constexpr (sizeof...(J) == 1) {
+      StoreElem(p[Nin], Convert<At<Nin>>(Apply<Op>(status, In<Op, At<I>>(p[I])...)));
+    } else {
+      std::tuple<Compute<Op, At<Nin + J>>...> outs{};
+      Op::Call(In<Op, At<I>>(p[I])..., std::get<J>(outs)...);
+      (StoreElem(p[Nin + J], Convert<At<Nin + J>>(std::get<J>(outs))), ...);
+    }
   }
 };
 
@@ -122,8 +111,11 @@ inline int ContigBody(char* const* args, int64_t n) {
 }
 
 template <class Op, int Nin, class... T>
-int Contig(const LoopContext&, char* const* args, const int64_t* dims,
-           const int64_t* steps, void*) noexcept {
+int Contig(const LoopContext& ctx, char* const* args, const int64_t* dims,
+           const int64_t* steps, void* aux) noexcept {
+  for (int k = 2; k < Nin; ++k) {  // broadcast inputs past the second: strided
+    if (steps[k] == 0) return Strided<Op, Nin, T...>(ctx, args, dims, steps, aux);
+  }
   const bool b0 = steps[0] == 0;
   const bool b1 = Nin == 2 && steps[1] == 0;
   if (!b0 && !b1) return ContigBody<Op, Nin, false, false, T...>(args, dims[0]);

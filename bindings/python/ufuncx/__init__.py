@@ -14,7 +14,7 @@ from ._core import can_cast, loop_targets, promote_types, simd_targets, ufunc
 from ._scatter import scatter
 
 __all__ = ["ufunc", "registry", "simd_targets", "loop_targets", "promote_types", "can_cast",
-           "scatter", "torchlike", "asctile"]
+           "scatter", "torchlike", "asctile", "load_plugin"]
 
 ufunc.at = _ufunc_at
 ufunc.reduce = _methods.reduce
@@ -26,6 +26,20 @@ ufunc.outer = _methods.outer
 def registry():
     """Names of every registered ufunc, in table order."""
     return list(_core.registry())
+
+
+def load_plugin(path):
+    """Loads a plugin built by ufuncx-codegen and publishes its new ufuncs as
+    ufuncx.<name> (overloads join the existing objects). Loading the same
+    file again does nothing. Returns the names defined or extended."""
+    import os
+    names = _core.load_plugin(os.fspath(path))
+    g = globals()
+    for name in names:
+        if name not in g:
+            g[name] = _core.get(name)
+            __all__.append(name)
+    return list(names)
 
 
 def _publish():

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -80,7 +81,8 @@ class Ufunc {
   const Identity& identity() const { return identity_; }
   bool reorderable() const { return reorderable_; }
   const std::string& doc() const { return doc_; }
-  const std::vector<Loop>& loops() const { return loops_; }
+  // The current loop list; safe to use while plugins add loops.
+  const std::vector<Loop>& loops() const { return *loops_.load(std::memory_order_acquire); }
   // NumPy's ufunc.types strings: "ff->f".
   std::vector<std::string> TypeStrings() const;
 
@@ -164,7 +166,8 @@ class Ufunc {
                     int64_t axis, const ArrayView* out, Array* result) const;
   Prepared Prepare(const Loop& loop, const ArrayView& a, const ArrayView* out,
                    const Shape& rshape, bool inplace_ok) const;
-  const Loop& ResolveUncached(std::span<const DType> inputs, const CallOptions& options) const;
+  const Loop& ResolveUncached(const std::vector<Loop>& loops, std::span<const DType> inputs,
+                              const CallOptions& options) const;
   bool TryDirect(const CallPlan& plan, std::span<const ArrayView> inputs,
                  std::span<const ArrayView> outputs, const CallOptions& options) const;
 
@@ -179,7 +182,9 @@ class Ufunc {
   Identity identity_;
   bool reorderable_;
   std::string doc_;
-  std::vector<Loop> loops_;
+  std::atomic<const std::vector<Loop>*> loops_;
+  std::vector<std::unique_ptr<const std::vector<Loop>>> loop_versions_;
+  std::mutex loops_mu_;
   int int_inputs_loop_ = -1;
   // Loop chosen per input dtypes (nin <= 2, no fixed types): index + 1, or
   // 0 when not resolved yet. Lock-free; cleared when loops are added.

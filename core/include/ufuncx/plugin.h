@@ -1,0 +1,50 @@
+// Plugins: shared libraries written by ufuncx-codegen from a user's table,
+// adding new ufuncs and new overloads of existing ones at run time.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ufuncx/ufunc.h"
+
+namespace ufuncx {
+
+// Bumped whenever Loop, LoopSlots, the loop ABI or PluginSpec change; a
+// plugin carries the version it was built for.
+inline constexpr int kPluginAbiVersion = 1;
+
+// One table entry of a plugin: a new ufunc, or (overload) loops for an
+// existing one, appended after its loops in table order.
+struct PluginUfunc {
+  std::string name;
+  int nin = 0;
+  int nout = 0;
+  bool overload = false;
+  Identity identity;
+  bool reorderable = false;
+  std::string doc;
+  std::string signature;  // core dims of a generalized ufunc, else empty
+  std::vector<Loop> loops;
+};
+
+struct PluginSpec {
+  std::string name;
+  std::vector<PluginUfunc> ufuncs;
+};
+
+// Loads the plugin at `path` and registers everything it describes, all or
+// nothing. Throws ValueError, leaving the registry unchanged, when the file
+// is not a ufuncx plugin, was built for another ABI version, defines a ufunc
+// whose name is taken, overloads a missing ufunc or one with another
+// nin/nout, or gives a signature the ufunc already has. Loading the same
+// file again does nothing. Safe while other threads call ufuncs. Returns the
+// names of the ufuncs defined or extended.
+std::vector<std::string> LoadPlugin(const std::string& path);
+
+}  // namespace ufuncx
+
+// What a plugin exports (the generated plugin.cc defines both).
+extern "C" {
+int ufuncx_plugin_abi_version(void);
+void ufuncx_plugin_describe(ufuncx::PluginSpec* spec);
+}
