@@ -52,3 +52,49 @@ def test_missing_key_says_how_to_fix():
     del data["ufunc"][0]["doc"]
     with pytest.raises(table.TableError, match=r"ufunc\[0\]\(f\)\.doc: missing required key; add `doc = \.\.\.`"):
         table.parse(data)
+
+
+def documented_keys():
+    """Keys in the tables of docs/table-format.md, per section."""
+    import re
+    text = (ROOT / "docs" / "table-format.md").read_text()
+    keys, section = {}, None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        m = re.match(r"\| `([a-z_]+)` \|", line)
+        if m and section:
+            keys.setdefault(section, []).append(m.group(1))
+    return keys
+
+
+def test_every_documented_key_is_accepted():
+    keys = documented_keys()
+    assert set(keys) == {"Top level", "`[[ufunc]]`", "`[[ufunc.loop]]`", "`simd` entries"}
+    data = {"format": 1, "plugin": "p", "includes": ["k.h"], "ufunc": [
+        {"name": "f", "aliases": ["g"], "nin": 2, "nout": 1, "identity": "0", "reorderable": True,
+         "doc": "d", "ulp": 2, "int_inputs_loop": "dd->d",
+         "loop": [{"types": ["ff->f", "dd->d"], "op": "Add",
+                   "simd": [{"types": "fd", "op": "Add", "reduce": "", "pairwise": "fd"}]}]},
+        {"name": "h", "nin": 2, "nout": 1, "doc": "d", "signature": "(n),(n)->()",
+         "loop": [{"types": ["dd->d"], "op": "VecDot"}]},
+        {"name": "add", "overload": True, "nin": 2, "nout": 1,
+         "loop": [{"types": ["EF->F"], "expr": "a + b",
+                   "simd": []}]},
+        {"name": "j", "nin": 2, "nout": 1, "doc": "d",
+         "loop": [{"types": ["ff->f"], "expr": "a", "simd": [{"types": "f", "expr": "a"}]}]},
+    ]}
+    used = {"Top level": set(data), "`[[ufunc]]`": set(), "`[[ufunc.loop]]`": set(),
+            "`simd` entries": set()}
+    for u in data["ufunc"]:
+        used["`[[ufunc]]`"] |= set(u)
+        for g in u["loop"]:
+            used["`[[ufunc.loop]]`"] |= set(g)
+            for s in g.get("simd", []):
+                used["`simd` entries"] |= set(s)
+    for section, names in keys.items():
+        assert set(names) <= used[section], (section, set(names) - used[section])
+    t = table.parse_table(data)
+    assert t.plugin == "p" and t.includes == ("k.h",)
+    assert [e.name for e in t.entries] == ["f", "h", "add", "j"]
+    assert t.entries[2].overload and t.entries[1].signature == "(n),(n)->()"

@@ -4,8 +4,8 @@
     ufuncx-codegen my_table.toml --check                      # validate only
     ufuncx-codegen --emit generic-ufunc [my_table.toml]       # npcomp numpy.generic_ufunc text
 
-The table has the format of ufuncx's own ufuncs/ufuncs.toml; its header
-comment is the format reference (docs/table-format.md has it with examples).
+The table has the format of ufuncx's own ufuncs/ufuncs.toml, documented in
+docs/table-format.md.
 A plugin table adds `plugin = "name"` (or pass --name), may list `includes`
 (headers with kernel structs, found next to the table), and marks entries
 that add loops to an existing ufunc with `overload = true`.

@@ -139,7 +139,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
         raise TableError(f"{path}.identity: {identity!r} is not one of {sorted(IDENTITIES)}; omit it for None")
     reorderable = _pop(raw, "reorderable", bool, path, False)
     overload = _pop(raw, "overload", bool, path, False)
-    doc = _pop(raw, "doc", str, path, "" if overload else None)
+    doc = _pop(raw, "doc", str, path, "" if overload else dataclasses.MISSING)
     ulp = _pop(raw, "ulp", int, path, 0)
     int_inputs_loop = _pop(raw, "int_inputs_loop", str, path, None)
     signature = _pop(raw, "signature", str, path, None)
