@@ -14,3 +14,11 @@ ufx_build build/demo -DUFX_BUILD_TESTS=OFF
 echo "== Python examples"
 ufx_pip_install
 (cd /tmp && "$PYTHON" "$OLDPWD/examples/call.py" && "$PYTHON" "$OLDPWD/examples/reduce.py" && "$PYTHON" "$OLDPWD/examples/scatter.py")
+
+echo "== A user's plugin (examples/custom_ufunc): ufuncx-codegen, then Python and C++"
+plugin=$("$PYTHON" -m ufuncx.codegen examples/custom_ufunc/kernels.toml -o build/demo/kernels --build)
+"$PYTHON" examples/custom_ufunc/use.py "$plugin"
+cmake -S examples/custom_ufunc -B build/demo/use -G Ninja \
+  -Dufuncx_DIR="$("$PYTHON" -m ufuncx.codegen --cmake-dir)" >/dev/null
+cmake --build build/demo/use
+./build/demo/use/use_plugin "$plugin"

@@ -172,10 +172,18 @@ def main(argv=None):
     p.add_argument("--build", action="store_true", help="compile the plugin and print its path")
     p.add_argument("--ufuncx-dir", help="directory of ufuncxConfig.cmake (default: the installed one)")
     p.add_argument("--check", action="store_true", help="validate the table only")
+    p.add_argument("--cmake-dir", action="store_true",
+                   help="print the installed ufuncx CMake package directory (for ufuncx_DIR)")
     p.add_argument("--emit", choices=["generic-ufunc"],
                    help="print the table (default: ufuncx's registry) as npcomp numpy.generic_ufunc")
     a = p.parse_args(argv)
     try:
+        if a.cmake_dir:
+            d = _installed_cmake_dir()
+            if not d:
+                raise FileNotFoundError("no ufuncx CMake package next to this tool")
+            print(d)
+            return 0
         if a.emit:
             table = tbl.load_table(a.table or _builtin_table())
             sys.stdout.write(emit_generic_ufunc(table.entries, table.plugin or "ufuncx"))
