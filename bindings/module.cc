@@ -464,20 +464,28 @@ pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axi
   return Finish(out, res);
 }
 
+// Where a method writes: out= itself, or a new NumPy-allocated array of the
+// method's accumulator type and the shape `shape()` gives.
+template <class ShapeFn>
+pyb::object Destination(const Ufunc& u, const char* method, DType in, std::optional<DType> dtype,
+                        pyb::handle out, ShapeFn shape, ArrayView* view) {
+  if (!out.is_none()) {
+    *view = TargetView(out, "out");
+    return pyb::reinterpret_borrow<pyb::object>(out);
+  }
+  const Loop& loop = u.ResolveReduceLoop(method, in, dtype, std::nullopt);
+  pyb::object res = NewArray(loop.types[0], shape());
+  *view = ViewOf(AsArray(res));
+  return res;
+}
+
 pyb::object AccumulateMethod(const PyUfunc& self, pyb::handle array, int64_t axis,
                              pyb::handle dtype, pyb::handle out) {
   const Ufunc& u = self.u();
   const ArrayView a = InputView(array, "array");
   const std::optional<DType> dt = OptDType(dtype);
-  pyb::object res = pyb::reinterpret_borrow<pyb::object>(out);
   ArrayView o;
-  if (!out.is_none()) {
-    o = TargetView(out, "out");
-  } else {
-    const Loop& loop = u.ResolveReduceLoop("accumulate", a.dtype, dt, std::nullopt);
-    res = NewArray(loop.types[0], a.shape);
-    o = ViewOf(AsArray(res));
-  }
+  pyb::object res = Destination(u, "accumulate", a.dtype, dt, out, [&] { return a.shape; }, &o);
   MaybeWithoutGil(a.size(), [&] { u.AccumulateInto(a, o, axis, dt); });
   return Finish(out, res);
 }
@@ -493,15 +501,10 @@ pyb::object ReduceatMethod(const PyUfunc& self, pyb::handle array, pyb::handle i
   const std::span<const int64_t> idx(reinterpret_cast<const int64_t*>(ix.data),
                                      static_cast<size_t>(ix.shape[0]));
   const std::optional<DType> dt = OptDType(dtype);
-  pyb::object res = pyb::reinterpret_borrow<pyb::object>(out);
   ArrayView o;
-  if (!out.is_none()) {
-    o = TargetView(out, "out");
-  } else {
-    const Loop& loop = u.ResolveReduceLoop("reduceat", a.dtype, dt, std::nullopt);
-    res = NewArray(loop.types[0], u.ReduceatShape(a, static_cast<int64_t>(idx.size()), axis));
-    o = ViewOf(AsArray(res));
-  }
+  pyb::object res = Destination(u, "reduceat", a.dtype, dt, out, [&] {
+    return u.ReduceatShape(a, static_cast<int64_t>(idx.size()), axis);
+  }, &o);
   MaybeWithoutGil(a.size(), [&] { u.ReduceatInto(a, idx, o, axis, dt); });
   return Finish(out, res);
 }

@@ -6,17 +6,13 @@
 #include <numeric>
 #include <vector>
 
+#include "test_util.h"
 #include "ufuncx/ufuncx.h"
 
 namespace ufuncx {
 namespace {
 
-template <class T>
-Array Vec(DType t, std::vector<T> v) {
-  Array a(t, {static_cast<int64_t>(v.size())});
-  std::copy(v.begin(), v.end(), a.typed<T>());
-  return a;
-}
+using testing::Vec;
 
 TEST(Registry, HasEveryNumpyUfunc) {
   EXPECT_EQ(AllUfuncs().size(), 89u);  // 85 elementwise + 4 generalized

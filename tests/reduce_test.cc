@@ -7,17 +7,13 @@
 #include <numeric>
 #include <vector>
 
+#include "test_util.h"
 #include "ufuncx/ufuncx.h"
 
 namespace ufuncx {
 namespace {
 
-template <class T>
-Array Vec(DType t, std::vector<T> v) {
-  Array a(t, {static_cast<int64_t>(v.size())});
-  std::copy(v.begin(), v.end(), a.typed<T>());
-  return a;
-}
+using testing::Vec;
 
 template <class T>
 Array Iota(DType t, Shape shape) {

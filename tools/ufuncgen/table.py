@@ -264,12 +264,7 @@ def check_order(entry: UfuncEntry, path: str):
 
 
 def load(path: str) -> list[UfuncEntry]:
-    with open(path, "rb") as f:
-        try:
-            data = tomllib.load(f)
-        except tomllib.TOMLDecodeError as e:
-            raise TableError(f"{path}: not valid TOML: {e}") from None
-    return parse(data, path)
+    return load_table(path).entries
 
 
 @dataclasses.dataclass(frozen=True)
