@@ -40,6 +40,29 @@ def test_builtin_table_is_valid():
     ({"ufunc": [entry()["ufunc"][0], entry()["ufunc"][0]]}, "name 'f' already used"),
     ({"format": 2, **entry()}, "format = 2 is not supported"),
     ({}, "no [[ufunc]] entries"),
+    (entry(name="Bad-Name"), "is not a valid identifier"),
+    (entry(nin=0), "need nin >= 1, nout >= 1"),
+    (entry(identity="0", signature="(n),(n)->()"), "a generalized ufunc (signature) has no identity"),
+    (entry(signature="(n),(n)"), "needs exactly one '->'"),
+    (entry(signature="(n),n->()"), "is not a list of core dimension tuples"),
+    (entry(signature="(n)->()"), "has 1 operand(s) but nin=2"),
+    (entry(loop=["ff->f"]), "expected a table ([[ufunc.loop]])"),
+    (entry(loop=[{"types": [], "op": "Add"}]), "types: empty"),
+    (entry(loop=[{"types": [3], "op": "Add"}]), "expected a string such as 'ff->f'"),
+    (entry(signature="(n),(n)->()", loop=[{"types": ["dd->d"], "op": "VecDot",
+                                           "simd": [{"op": "Add", "types": "d"}]}]),
+     "generalized ufunc loops have no SIMD slot"),
+    (entry(loop=[{"types": ["ff->f"], "op": "Add", "simd": ["Add"]}]), "expected { op ="),
+    (entry(loop=[{"types": ["ff->f"], "op": "Add", "simd": [{"op": "Add", "types": "f", "reduce": "d"}]}]),
+     "reduce: 'd' is not in this entry's types"),
+    (entry(nin=1, loop=[{"types": ["f->f"], "op": "Sqrt",
+                         "simd": [{"op": "Sqrt", "types": "f", "reduce": "f"}]}]),
+     "only binary ufuncs (nin=2, nout=1) reduce"),
+    (entry(loop=[{"types": ["ii->i"], "op": "Add", "simd": [{"op": "Add", "types": "i", "pairwise": "i"}]}]),
+     "pairwise: 'i' is not a float type"),
+    (entry(loop=[{"types": ["ff->f"], "op": "Add",
+                  "simd": [{"op": "Add", "types": "f", "reduce": "f", "pairwise": "f"}]}]),
+     "is in both reduce and pairwise"),
 ])
 def test_validation_messages(data, fragment):
     with pytest.raises(table.TableError) as e:
@@ -98,3 +121,15 @@ def test_every_documented_key_is_accepted():
     assert t.plugin == "p" and t.includes == ("k.h",)
     assert [e.name for e in t.entries] == ["f", "h", "add", "j"]
     assert t.entries[2].overload and t.entries[1].signature == "(n),(n)->()"
+
+
+def test_invalid_toml_and_plugin_name(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[ufunc]\nname = 1\n")
+    with pytest.raises(table.TableError, match="not valid TOML"):
+        table.load_table(str(bad))
+    noname = tmp_path / "noname.toml"
+    noname.write_text("[[ufunc]]\nname='x'\nnin=1\nnout=1\ndoc='d'\n[[ufunc.loop]]\n"
+                      "types=['d->d']\nexpr='a'\n")
+    from tools.ufuncgen import codegen
+    assert codegen.main([str(noname), "-o", str(tmp_path / "out")]) == 1
