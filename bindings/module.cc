@@ -152,6 +152,11 @@ class PyUfunc {
   pyb::object Call(pyb::args args, pyb::kwargs kwargs) const {
     if (!kwargs || kwargs.empty()) {
       if (pyb::object r = TryFastCall(args)) return r;
+    } else if (u_->core() && (kwargs.contains("axes") || kwargs.contains("axis") ||
+                              kwargs.contains("keepdims"))) {
+      // Gufunc axes: core dims moved as views in Python, then this call.
+      pyb::object self = pyb::cast(this, pyb::return_value_policy::reference);
+      return pyb::module_::import("ufuncx._gufunc").attr("call_with_axes")(self, args, kwargs);
     }
     const Ufunc& u = *u_;
     const int nin = u.nin(), nout = u.nout();

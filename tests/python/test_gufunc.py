@@ -112,3 +112,28 @@ def test_large_matmul_matches(rng):
         a = operand(dt, (129, 257), rng)
         b = operand(dt, (257, 65), rng)
         close(ux.matmul(a, b), np.matmul(a, b), str(dt))
+
+
+def test_axes_axis_and_keepdims(rng):
+    a, b, x = rng.random((3, 4, 5)), rng.random((5, 4)), rng.random((3, 4))
+    cases = [
+        lambda m: m.matmul(a.transpose(0, 2, 1), b.T, axes=[(-2, -1), (-2, -1), (-2, -1)]),
+        lambda m: m.matmul(a, a, axes=[(1, 2), (2, 1), (0, 1)]),
+        lambda m: m.vecdot(x, x, axis=0),
+        lambda m: m.vecdot(x, x, axis=0, keepdims=True),
+        lambda m: m.vecdot(x, x, keepdims=True),
+        lambda m: m.matmul(np.ones(3), np.ones((3, 2)), axes=[0, (0, 1), 0]),
+        lambda m: m.vecdot(x, x, axes=[0, 0]),
+        lambda m: m.matvec(a, np.ones(4), axes=[(0, 1), 0, 0]),
+    ]
+    for i, f in enumerate(cases):
+        close(np.asarray(f(ux)), np.asarray(f(np)), f"case {i}")
+    out = np.zeros((4, 4, 3))
+    assert ux.matmul(a, a, axes=[(1, 2), (2, 1), (0, 1)], out=out) is out
+    close(out, np.matmul(a, a, axes=[(1, 2), (2, 1), (0, 1)]), "out with axes")
+    with pytest.raises(ValueError, match="axes should be a list"):
+        ux.matmul(x, x.T, axes=[(0, 1), (0, 1)])
+    with pytest.raises(TypeError, match="cannot specify both 'axis' and 'axes'"):
+        ux.vecdot(x, x, axis=0, axes=[0, 0])
+    with pytest.raises(TypeError, match="does not support keepdims"):
+        ux.matmul(x, x.T, keepdims=True)
