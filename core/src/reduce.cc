@@ -254,6 +254,25 @@ void Ufunc::ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView&
     run(acc.data, acc.strides[0], in.data, in.strides[0], in.shape[0]);
     return;
   }
+  const bool one_acc = std::all_of(acc.strides.begin(), acc.strides.end(),
+                                   [](int64_t st) { return st == 0; });
+  if (one_acc && !where && in.size() <= kBufferElems) {
+    // Everything into one element: NumPy's buffered iterator hands a
+    // non-contiguous operand to the loop as one buffer, in iteration order.
+    const ArrayView only[1] = {in};
+    const internal::StridedIteration it(only, in.shape, /*flip_negative=*/false);
+    if (it.shape().size() > 1) {
+      internal::CastFn copy = internal::GetCast(in.dtype, loop.types[1]);
+      std::unique_ptr<char[]> gathered(new char[static_cast<size_t>(in.size() * item1)]);
+      int64_t filled = 0;
+      it.ForEachInner([&](char* const* p, int64_t n, const int64_t* st) {
+        copy(p[0], st[0], gathered.get() + filled * item1, item1, n);
+        filled += n;
+      });
+      call(acc.data, 0, gathered.get(), item1, filled);
+      return;
+    }
+  }
   std::vector<ArrayView> ops = {in};
   if (where) ops.push_back(*where);
   ops.push_back(acc);

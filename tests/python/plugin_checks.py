@@ -1,0 +1,297 @@
+"""User plugins end to end: ufuncx-codegen generates and builds the example
+table (examples/custom_ufunc) against the installed package, then the new
+ufuncs, the new overload and the 4-in/2-out combiner are checked against
+NumPy references; conflicts, ABI mismatches and concurrent loads too.
+
+Loading plugins changes the process's registry, so test_plugin.py runs this
+module in a child process."""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+import pytest
+
+import ufuncx as ux
+from conftest import assert_same
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "custom_ufunc"
+
+
+def codegen(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "ufuncx.codegen", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+def build_plugin(tmp, table_text, name, header=None):
+    d = tmp / name
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "t.toml").write_text(textwrap.dedent(table_text))
+    if header:
+        (d / "h.h").write_text(textwrap.dedent(header))
+    r = codegen(d / "t.toml", "-o", d / "out", "--name", name, "--build")
+    assert r.returncode == 0, r.stderr + r.stdout
+    return r.stdout.strip().splitlines()[-1]
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory):
+    d = tmp_path_factory.mktemp("custom_ufunc")
+    for f in ("kernels.toml", "kernels.h"):
+        shutil.copy(EXAMPLE / f, d / f)
+    r = codegen(d / "kernels.toml", "-o", d / "out", "--build")
+    assert r.returncode == 0, r.stderr + r.stdout
+    path = r.stdout.strip().splitlines()[-1]
+    assert os.path.isfile(path)
+    names = ux.load_plugin(path)
+    assert names == ["absmax", "clamp01", "gcd", "argmax_pair"]
+    return path
+
+
+def absmax_ref(a, b):
+    return np.where(np.abs(a) > np.abs(b), np.abs(a), np.abs(b)).astype(np.result_type(a, b))
+
+
+def test_new_binary_ufunc_every_method(kernels, rng):
+    f = ux.absmax
+    assert (f.nin, f.nout, f.identity, f.types) == (2, 1, 0, ["ii->i", "ll->l", "ff->f", "dd->d"])
+    assert f.__name__ == "absmax" and "larger absolute value" in f.__doc__
+    for dt in (np.int32, np.int64, np.float32, np.float64):
+        a = (rng.integers(-1000, 1000, (7, 9)) / (1 if np.dtype(dt).kind == "i" else 7)).astype(dt)
+        b = (rng.integers(-1000, 1000, (7, 9)) / (1 if np.dtype(dt).kind == "i" else 3)).astype(dt)
+        assert_same(f(a, b), absmax_ref(a, b), 0, f"call {dt}")
+        # contiguous (Highway) and strided (scalar) loops agree
+        assert_same(f(a[:, ::2], b[:, ::2]), absmax_ref(a[:, ::2], b[:, ::2]), 0, "strided")
+        ref = np.frompyfunc(lambda x, y: max(abs(x), abs(y)), 2, 1)
+        for axis in (0, 1, None, (0, 1)):
+            flat = a.ravel() if axis in (None, (0, 1)) else a
+            want = ref.reduce(flat, axis=0 if axis in (None, (0, 1)) else axis, initial=dt(0))
+            assert_same(f.reduce(a, axis=axis), np.asarray(want).astype(dt), 0, f"reduce {axis}")
+        acc = ref.accumulate(a, axis=1).astype(dt)
+        assert_same(f.accumulate(a, axis=1), acc, 0, "accumulate")
+        assert_same(f.outer(a[0], b[1]), absmax_ref(a[0][:, None], b[1][None, :]), 0, "outer")
+        t = np.zeros(5, dt)
+        f.at(t, [0, 3, 0, 4], a[0, :4])
+        want = np.zeros(5, dt)
+        for i, v in zip([0, 3, 0, 4], a[0, :4]):
+            want[i] = absmax_ref(want[i], v)
+        assert_same(t, want, 0, "at")
+    assert ux.loop_targets("absmax")["dd->d"] in ux.simd_targets().values()
+
+
+def test_new_unary_and_scatter_combiner(kernels):
+    x = np.array([-1.0, 0.25, 0.5, 3.0, np.inf, -np.inf])
+    assert_same(ux.clamp01(x), np.clip(x, 0, 1))
+    assert_same(ux.clamp01(x.astype(np.float32)), np.clip(x, 0, 1).astype(np.float32))
+    op = ux.scatter(np.zeros(4), np.array([[1], [1], [3]]), np.array([-5.0, 2.0, -1.0]),
+                    combiner=ux.absmax, update_window_dims=(), inserted_window_dims=(0,),
+                    scatter_dims_to_operand_dims=(0,), index_vector_dim=1)
+    assert_same(op, np.array([0.0, 5.0, 0.0, 1.0]))
+
+
+def test_variadic_combiner_in_scatter(kernels):
+    vals, idx = np.full(3, -np.inf), np.full(3, -1, np.int64)
+    upd_v = np.array([1.0, 7.0, 3.0, 7.0, 2.0])
+    upd_i = np.array([10, 11, 12, 13, 14], np.int64)
+    rows = np.array([[0], [0], [2], [0], [2]])
+    vals, idx = ux.scatter((vals, idx), rows, (upd_v, upd_i), combiner=ux.argmax_pair,
+                           update_window_dims=(), inserted_window_dims=(0,),
+                           scatter_dims_to_operand_dims=(0,), index_vector_dim=1)
+    assert_same(vals, np.array([7.0, -np.inf, 3.0]))
+    assert_same(idx, np.array([11, -1, 12]))
+
+
+def test_overload_takes_part_in_resolution(kernels):
+    assert "dd->d" in ux.gcd.types and ux.gcd.types.index("dd->d") == len(ux.gcd.types) - 1
+    assert_same(ux.gcd(np.array([12.0, -18.0, 0.0]), np.array([8.0, 27.0, 5.0])),
+                np.array([4.0, 9.0, 5.0]))
+    # integers still take the built-in loops, chosen first in table order
+    assert ux.gcd(np.array([12, 18]), np.array([8, 27])).dtype == np.int64
+    # float32 casts safely to the new float64 loop
+    assert ux.gcd(np.float32(6.0), np.float32(4.0)).dtype == np.float64
+
+
+def test_loading_twice_is_a_noop(kernels):
+    before = ux.registry()
+    assert ux.load_plugin(kernels) == ["absmax", "clamp01", "gcd", "argmax_pair"]
+    assert ux.registry() == before
+    assert ux.gcd.types.count("dd->d") == 1
+
+
+def test_conflicts_leave_the_registry_unchanged(kernels, tmp_path):
+    snapshot = (ux.registry(), ux.add.types, ux.gcd.types)
+    cases = {
+        "dup_signature": ("""
+            [[ufunc]]
+            name = "fresh_one"
+            nin = 2
+            nout = 1
+            doc = "would be new"
+            [[ufunc.loop]]
+            types = ["ff->f"]
+            expr = "a + b"
+            [[ufunc]]
+            name = "add"
+            overload = true
+            nin = 2
+            nout = 1
+            [[ufunc.loop]]
+            types = ["ff->f"]
+            expr = "a - b"
+            """, "already defined"),
+        "nin_mismatch": ("""
+            [[ufunc]]
+            name = "sqrt"
+            overload = true
+            nin = 2
+            nout = 1
+            [[ufunc.loop]]
+            types = ["ll->l"]
+            expr = "a"
+            """, "nin=1"),
+        "name_taken": ("""
+            [[ufunc]]
+            name = "absmax"
+            nin = 2
+            nout = 1
+            doc = "again"
+            [[ufunc.loop]]
+            types = ["hh->h"]
+            expr = "a"
+            """, "already exists"),
+        "missing_base": ("""
+            [[ufunc]]
+            name = "no_such_ufunc"
+            overload = true
+            nin = 1
+            nout = 1
+            [[ufunc.loop]]
+            types = ["d->d"]
+            expr = "a"
+            """, "does not exist"),
+    }
+    for name, (table, msg) in cases.items():
+        path = build_plugin(tmp_path, table, name)
+        with pytest.raises(ValueError, match=msg):
+            ux.load_plugin(path)
+        assert (ux.registry(), ux.add.types, ux.gcd.types) == snapshot, name
+        assert not hasattr(ux, "fresh_one")
+
+
+def test_abi_mismatch_and_non_plugins(tmp_path):
+    src = tmp_path / "old.cc"
+    src.write_text('extern "C" int ufuncx_plugin_abi_version(void) { return 999; }\n'
+                   'extern "C" void ufuncx_plugin_describe(void*) {}\n')
+    lib = tmp_path / "old.so"
+    subprocess.run(["c++", "-shared", "-fPIC", "-o", str(lib), str(src)], check=True)
+    with pytest.raises(ValueError, match="ABI 999"):
+        ux.load_plugin(lib)
+    (tmp_path / "other.cc").write_text("int nothing_here() { return 0; }\n")
+    subprocess.run(["c++", "-shared", "-fPIC", "-o", str(tmp_path / "other.so"),
+                    str(tmp_path / "other.cc")], check=True)
+    with pytest.raises(ValueError, match="not a ufuncx plugin"):
+        ux.load_plugin(tmp_path / "other.so")
+    with pytest.raises(ValueError, match="cannot load plugin"):
+        ux.load_plugin(tmp_path / "missing.so")
+
+
+def test_concurrent_loads_while_calling(kernels, tmp_path):
+    path = build_plugin(tmp_path, """
+        [[ufunc]]
+        name = "threaded_plus"
+        nin = 2
+        nout = 1
+        doc = "a + b"
+        [[ufunc.loop]]
+        types = ["dd->d"]
+        expr = "a + b"
+        [[ufunc]]
+        name = "heaviside"
+        overload = true
+        nin = 2
+        nout = 1
+        [[ufunc.loop]]
+        types = ["ll->l"]
+        expr = "a < 0 ? 0 : (a == 0 ? b : 1)"
+        """, "threaded")
+    a = np.linspace(-3, 3, 100_001)
+    want = np.add(a, a)
+    errors, stop = [], threading.Event()
+
+    def caller():
+        try:
+            while not stop.is_set():
+                assert_same(ux.add(a, a), want)
+                ux.heaviside(a, 0.5)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    def loader(out):
+        try:
+            out.append(ux.load_plugin(path))
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    callers = [threading.Thread(target=caller) for _ in range(3)]
+    results = [[], []]
+    loaders = [threading.Thread(target=loader, args=(r,)) for r in results]
+    for t in callers + loaders:
+        t.start()
+    for t in loaders:
+        t.join()
+    stop.set()
+    for t in callers:
+        t.join()
+    assert not errors, errors
+    assert results[0] == results[1] == [["threaded_plus", "heaviside"]]
+    assert ux.heaviside.types.count("ll->l") == 1
+    assert_same(ux.threaded_plus(a, a), want)
+
+
+def test_malformed_tables_name_the_key_and_the_fix(tmp_path):
+    cases = [
+        ("plugin = 'k'\n[[ufunc]]\nname='x'\nnin=1\nnout=1\ndoc='d'\n[[ufunc.loop]]\ntypes=['d->d']\n",
+         "give exactly one of op"),
+        ("plugin = 'k'\n[[ufunc]]\nname='x'\nnin=1\nnout=1\ndoc='d'\n[[ufunc.loop]]\ntypes=['d->d']\n"
+         "op='A'\nexpr='a'\n", "give exactly one of op"),
+        ("plugin = 'k'\n[[ufunc]]\nname='x'\nnin=1\nnout=2\ndoc='d'\n[[ufunc.loop]]\ntypes=['d->dd']\n"
+         "expr='a'\n", "an expression has one result"),
+        ("plugin = 'k'\n[[ufunc]]\nname='x'\noverload=true\nidentity='0'\nnin=2\nnout=1\n"
+         "[[ufunc.loop]]\ntypes=['dd->d']\nexpr='a'\n", "an overload adds loops only"),
+        ("plugin = 'k'\nincludes = [3]\n[[ufunc]]\nname='x'\nnin=1\nnout=1\ndoc='d'\n[[ufunc.loop]]\n"
+         "types=['d->d']\nexpr='a'\n", "includes[0]"),
+        ("plugin = 'Bad Name'\n[[ufunc]]\nname='x'\nnin=1\nnout=1\ndoc='d'\n[[ufunc.loop]]\n"
+         "types=['d->d']\nexpr='a'\n", "plugin"),
+        ("plugin = 'k'\n[[ufunc]]\nname='x'\nnin=1\nnout=1\ndoc='d'\nmystery=1\n[[ufunc.loop]]\n"
+         "types=['d->d']\nexpr='a'\n", "unknown key"),
+        ("plugin = 'k'\n[[ufunc]]\nname='x'\nnin=1\nnout=1\ndoc='d'\n[[ufunc.loop]]\ntypes=['d->d']\n"
+         "expr='a'\nsimd=[{types='d'}]\n", "exactly one of op (a Highway op struct) or expr"),
+    ]
+    for i, (text, msg) in enumerate(cases):
+        p = tmp_path / f"bad{i}.toml"
+        p.write_text(text)
+        r = codegen(p, "--check")
+        assert r.returncode == 1 and msg in r.stderr, (i, r.stderr)
+    r = codegen(tmp_path / "bad0.toml")
+    assert "ufuncx-codegen: error:" in r.stderr
+
+
+def test_emit_generic_ufunc_is_stable(tmp_path):
+    r1, r2 = codegen("--emit", "generic-ufunc"), codegen("--emit", "generic-ufunc")
+    assert r1.returncode == 0 and r1.stdout == r2.stdout
+    text = r1.stdout
+    golden = (ROOT / "tests" / "python" / "golden_generic_ufunc.txt").read_text()
+    # the golden file holds a few ufuncs verbatim
+    for block in golden.split("\n\n"):
+        assert block.strip() in text, block[:80]
+    names = [line.split("@numpy.")[1].split("(")[0] for line in text.splitlines()
+             if "numpy.generic_ufunc @numpy." in line]
+    assert names == sorted(names) and "add" in names and "matmul" not in names
+    r = codegen("--emit", "generic-ufunc", EXAMPLE / "kernels.toml")
+    assert "@numpy.absmax(overload(%arg0: si32, %arg1: si32) -> si32" in r.stdout
+    assert "func.call @ufuncx.absmax.ii_i" in r.stdout
