@@ -58,6 +58,27 @@ UFX_VEC2(Add, hn::Add(a, b))
 UFX_VEC2(Subtract, hn::Sub(a, b))
 UFX_VEC2(Multiply, hn::Mul(a, b))
 UFX_VEC2(Divide, hn::Div(a, b))
+// 64-bit integer multiply (wrapping), from 32x32->64 MulEven pieces: x86
+// before AVX-512DQ has no 64-bit lane multiply.
+struct Mul64 {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+#if HWY_TARGET == HWY_SCALAR
+    using T = hn::TFromD<D>;
+    return hn::Set(d, static_cast<T>(static_cast<uint64_t>(hn::GetLane(a)) *
+                                     static_cast<uint64_t>(hn::GetLane(b))));
+#else
+    const hn::Repartition<uint64_t, D> du;
+    const hn::Repartition<uint32_t, D> d32;
+    const auto ua = hn::BitCast(du, a), ub = hn::BitCast(du, b);
+    const auto lo = hn::MulEven(hn::BitCast(d32, ua), hn::BitCast(d32, ub));
+    const auto cross =
+        hn::Add(hn::MulEven(hn::BitCast(d32, ua), hn::BitCast(d32, hn::ShiftRight<32>(ub))),
+                hn::MulEven(hn::BitCast(d32, hn::ShiftRight<32>(ua)), hn::BitCast(d32, ub)));
+    return hn::BitCast(d, hn::Add(lo, hn::ShiftLeft<32>(cross)));
+#endif
+  }
+};
 // Integer min/max; float versions spell out NumPy's NaN rules because x86
 // min/max instructions are asymmetric in NaN and ±0.
 UFX_VEC2(IntMax, hn::Max(a, b))
