@@ -1,5 +1,10 @@
-// Run-time choice between the GEMM builds.
+// Run-time choice between the GEMM builds, and the split of large products
+// over the cores.
 #include "linalg/gemm.h"
+
+#include <algorithm>
+#include <thread>
+#include <vector>
 
 namespace ufuncx::internal {
 namespace baseline {
@@ -41,9 +46,21 @@ void GemmOne(int64_t n, int64_t k, int64_t m, const T* a, int64_t a_r, int64_t a
 template <class T>
 void Gemm(int64_t n, int64_t k, int64_t m, const T* a, int64_t a_r, int64_t a_c, bool conj_a,
           const T* b, int64_t b_r, int64_t b_c, T* o, int64_t o_r, int64_t o_c) {
-  // One thread: splitting rows over this machine's two cores measured slower
-  // (benchmarks/reduce.py), so the product runs where it is called.
-  GemmOne<T>(n, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c);
+  // Large products split their rows over the cores (as NumPy's BLAS uses
+  // them); below ~2^21 multiply-adds a thread costs more than it saves.
+  static const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const int64_t parts = std::min({cores, n / 64, (n * k * m) >> 21});
+  if (parts < 2) return GemmOne<T>(n, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c);
+  const int64_t rows = (n + parts - 1) / parts;
+  std::vector<std::thread> threads;
+  for (int64_t p = 1; p < parts; ++p) {
+    const int64_t r0 = p * rows, r = std::min(rows, n - r0);
+    threads.emplace_back([=] {
+      GemmOne<T>(r, k, m, a + r0 * a_r, a_r, a_c, conj_a, b, b_r, b_c, o + r0 * o_r, o_r, o_c);
+    });
+  }
+  GemmOne<T>(rows, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c);
+  for (std::thread& t : threads) t.join();
 }
 
 template void Gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t, bool,
