@@ -34,6 +34,8 @@ class StridedIteration {
   const std::vector<Strides>& strides() const { return strides_; }
   int64_t inner_size() const { return shape_.empty() ? 1 : shape_.back(); }
   int64_t size() const { return size_; }
+  // Start of operand k in the walk (after any reversed dims).
+  char* base(int k) const { return base_[static_cast<size_t>(k)]; }
 
   // f(char* const* ptrs, int64_t n, const int64_t* steps) once per inner run.
   template <class F>

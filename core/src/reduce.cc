@@ -254,22 +254,61 @@ void Ufunc::ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView&
     run(acc.data, acc.strides[0], in.data, in.strides[0], in.shape[0]);
     return;
   }
-  const bool one_acc = std::all_of(acc.strides.begin(), acc.strides.end(),
-                                   [](int64_t st) { return st == 0; });
-  if (one_acc && !where && in.size() <= kBufferElems) {
-    // Everything into one element: NumPy's buffered iterator hands a
-    // non-contiguous operand to the loop as one buffer, in iteration order.
-    const ArrayView only[1] = {in};
-    const internal::StridedIteration it(only, in.shape, /*flip_negative=*/false);
-    if (it.shape().size() > 1) {
+  if (!where) {
+    // Blocks reduced into one element that do not form one run (a strided
+    // view reduced over several dims): NumPy's buffered iterator hands each
+    // block to the loop as one buffer, in iteration order. Same here, for
+    // blocks that fit its buffer.
+    const ArrayView pair[2] = {in, acc};
+    const internal::StridedIteration it(pair, in.shape, /*flip_negative=*/false);
+    const Shape& sh = it.shape();
+    const auto& st = it.strides();
+    const int nd = static_cast<int>(sh.size());
+    int r = 0;
+    int64_t block = 1;
+    while (r < nd && st[1][static_cast<size_t>(nd - 1 - r)] == 0) {
+      block *= sh[static_cast<size_t>(nd - 1 - r)];
+      ++r;
+    }
+    if (r >= 2 && block <= kBufferElems) {
       internal::CastFn copy = internal::GetCast(in.dtype, loop.types[1]);
-      std::unique_ptr<char[]> gathered(new char[static_cast<size_t>(in.size() * item1)]);
-      int64_t filled = 0;
-      it.ForEachInner([&](char* const* p, int64_t n, const int64_t* st) {
-        copy(p[0], st[0], gathered.get() + filled * item1, item1, n);
-        filled += n;
-      });
-      call(acc.data, 0, gathered.get(), item1, filled);
+      std::unique_ptr<char[]> gathered(new char[static_cast<size_t>(block * item1)]);
+      const int outer = nd - r;
+      std::vector<int64_t> idx(static_cast<size_t>(nd), 0);
+      // Walks the block's dims (innermost fastest) and copies its rows.
+      auto gather = [&](const char* p0) {
+        std::vector<int64_t> bi(static_cast<size_t>(r), 0);
+        int64_t filled = 0;
+        const int64_t inner = sh[static_cast<size_t>(nd - 1)], sin = st[0][static_cast<size_t>(nd - 1)];
+        while (true) {
+          const char* p = p0;
+          for (int q = 1; q < r; ++q) p += bi[static_cast<size_t>(q)] * st[0][static_cast<size_t>(nd - 1 - q)];
+          copy(p, sin, gathered.get() + filled * item1, item1, inner);
+          filled += inner;
+          int q = 1;
+          for (; q < r; ++q) {
+            if (++bi[static_cast<size_t>(q)] < sh[static_cast<size_t>(nd - 1 - q)]) break;
+            bi[static_cast<size_t>(q)] = 0;
+          }
+          if (q == r) break;
+        }
+      };
+      // The outer (kept) positions, in order.
+      while (true) {
+        int64_t off_in = 0, off_acc = 0;
+        for (int q = 0; q < outer; ++q) {
+          off_in += idx[static_cast<size_t>(q)] * st[0][static_cast<size_t>(q)];
+          off_acc += idx[static_cast<size_t>(q)] * st[1][static_cast<size_t>(q)];
+        }
+        gather(it.base(0) + off_in);
+        call(it.base(1) + off_acc, 0, gathered.get(), item1, block);
+        int q = outer - 1;
+        for (; q >= 0; --q) {
+          if (++idx[static_cast<size_t>(q)] < sh[static_cast<size_t>(q)]) break;
+          idx[static_cast<size_t>(q)] = 0;
+        }
+        if (q < 0) break;
+      }
       return;
     }
   }

@@ -281,3 +281,15 @@ def test_logical_reductions_promote_to_bool():
         for name in ("logical_and", "logical_or", "logical_xor"):
             assert_same(getattr(ux, name).reduce(a), getattr(np, name).reduce(a), 0, name)
             assert_same(getattr(ux, name).accumulate(a), getattr(np, name).accumulate(a), 0, name)
+
+
+def test_strided_multi_axis_reductions_follow_numpys_buffer_order(rng):
+    # NumPy hands a reduced block that is not one run to the loop as one
+    # buffer (pairwise over the whole block); the sums must match bit for bit.
+    for trial in range(50):
+        a = (rng.standard_normal((6, 10, 12)) * 10.0 ** rng.integers(-4, 3, (6, 10, 12))).astype(np.float32)
+        for view, axis in ((a[:, ::2, ::2], (1, 2)), (a[::2, ::3, ::-1], None), (a.transpose(2, 1, 0), (0, 1)),
+                           (a[:, ::3, :], 1)):
+            assert bits(ux.add.reduce(view, axis=axis)) == bits(np.add.reduce(view, axis=axis)), (trial, axis)
+        h = a[:, ::2, ::3].astype(np.float16)
+        assert_same(ux.multiply.reduce(h, axis=(1, 2)), np.multiply.reduce(h, axis=(1, 2)), 0, "half")
