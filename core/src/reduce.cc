@@ -254,69 +254,65 @@ void Ufunc::ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView&
     run(acc.data, acc.strides[0], in.data, in.strides[0], in.shape[0]);
     return;
   }
-  if (!where) {
-    // Blocks reduced into one element that do not form one run (a strided
-    // view reduced over several dims): NumPy's buffered iterator hands each
-    // block to the loop as one buffer, in iteration order. Same here, for
-    // blocks that fit its buffer.
-    const ArrayView pair[2] = {in, acc};
-    const internal::StridedIteration it(pair, in.shape, /*flip_negative=*/false);
-    const Shape& sh = it.shape();
-    const auto& st = it.strides();
-    const int nd = static_cast<int>(sh.size());
-    int r = 0;
-    int64_t block = 1;
-    while (r < nd && st[1][static_cast<size_t>(nd - 1 - r)] == 0) {
-      block *= sh[static_cast<size_t>(nd - 1 - r)];
-      ++r;
-    }
-    if (r >= 2 && block <= kBufferElems) {
-      internal::CastFn copy = internal::GetCast(in.dtype, loop.types[1]);
-      std::unique_ptr<char[]> gathered(new char[static_cast<size_t>(block * item1)]);
-      const int outer = nd - r;
-      std::vector<int64_t> idx(static_cast<size_t>(nd), 0);
-      // Walks the block's dims (innermost fastest) and copies its rows.
-      auto gather = [&](const char* p0) {
-        std::vector<int64_t> bi(static_cast<size_t>(r), 0);
-        int64_t filled = 0;
-        const int64_t inner = sh[static_cast<size_t>(nd - 1)], sin = st[0][static_cast<size_t>(nd - 1)];
-        while (true) {
-          const char* p = p0;
-          for (int q = 1; q < r; ++q) p += bi[static_cast<size_t>(q)] * st[0][static_cast<size_t>(nd - 1 - q)];
-          copy(p, sin, gathered.get() + filled * item1, item1, inner);
-          filled += inner;
-          int q = 1;
-          for (; q < r; ++q) {
-            if (++bi[static_cast<size_t>(q)] < sh[static_cast<size_t>(nd - 1 - q)]) break;
-            bi[static_cast<size_t>(q)] = 0;
-          }
-          if (q == r) break;
-        }
-      };
-      // The outer (kept) positions, in order.
-      while (true) {
-        int64_t off_in = 0, off_acc = 0;
-        for (int q = 0; q < outer; ++q) {
-          off_in += idx[static_cast<size_t>(q)] * st[0][static_cast<size_t>(q)];
-          off_acc += idx[static_cast<size_t>(q)] * st[1][static_cast<size_t>(q)];
-        }
-        gather(it.base(0) + off_in);
-        call(it.base(1) + off_acc, 0, gathered.get(), item1, block);
-        int q = outer - 1;
-        for (; q >= 0; --q) {
-          if (++idx[static_cast<size_t>(q)] < sh[static_cast<size_t>(q)]) break;
-          idx[static_cast<size_t>(q)] = 0;
-        }
-        if (q < 0) break;
-      }
-      return;
-    }
-  }
   std::vector<ArrayView> ops = {in};
   if (where) ops.push_back(*where);
   ops.push_back(acc);
   const internal::StridedIteration it(ops, in.shape, /*flip_negative=*/false);
   const size_t ka = ops.size() - 1;
+  // Blocks reduced into one element that do not form one run (a strided
+  // view reduced over several dims): NumPy's buffered iterator hands each
+  // block to the loop as one buffer, in iteration order. Same here, for
+  // blocks that fit its buffer.
+  const Shape& sh = it.shape();
+  const auto& st = it.strides();
+  const int nd = static_cast<int>(sh.size());
+  int r = 0;
+  int64_t block = 1;
+  while (!where && r < nd && st[ka][static_cast<size_t>(nd - 1 - r)] == 0) {
+    block *= sh[static_cast<size_t>(nd - 1 - r)];
+    ++r;
+  }
+  if (r >= 2 && block <= kBufferElems) {
+    internal::CastFn copy = internal::GetCast(in.dtype, loop.types[1]);
+    std::unique_ptr<char[]> gathered(new char[static_cast<size_t>(block * item1)]);
+    const int outer = nd - r;
+    // Copies one block's rows, innermost dim fastest.
+    auto gather = [&](const char* p0) {
+      std::vector<int64_t> bi(static_cast<size_t>(r), 0);
+      int64_t filled = 0;
+      const int64_t inner = sh[static_cast<size_t>(nd - 1)], sin = st[0][static_cast<size_t>(nd - 1)];
+      while (true) {
+        const char* p = p0;
+        for (int q = 1; q < r; ++q) p += bi[static_cast<size_t>(q)] * st[0][static_cast<size_t>(nd - 1 - q)];
+        copy(p, sin, gathered.get() + filled * item1, item1, inner);
+        filled += inner;
+        int q = 1;
+        for (; q < r; ++q) {
+          if (++bi[static_cast<size_t>(q)] < sh[static_cast<size_t>(nd - 1 - q)]) break;
+          bi[static_cast<size_t>(q)] = 0;
+        }
+        if (q == r) break;
+      }
+    };
+    // The kept positions, in order: one buffer and one loop call each.
+    std::vector<int64_t> idx(static_cast<size_t>(outer), 0);
+    while (true) {
+      int64_t off_in = 0, off_acc = 0;
+      for (int q = 0; q < outer; ++q) {
+        off_in += idx[static_cast<size_t>(q)] * st[0][static_cast<size_t>(q)];
+        off_acc += idx[static_cast<size_t>(q)] * st[ka][static_cast<size_t>(q)];
+      }
+      gather(it.base(0) + off_in);
+      call(it.base(static_cast<int>(ka)) + off_acc, 0, gathered.get(), item1, block);
+      int q = outer - 1;
+      for (; q >= 0; --q) {
+        if (++idx[static_cast<size_t>(q)] < sh[static_cast<size_t>(q)]) break;
+        idx[static_cast<size_t>(q)] = 0;
+      }
+      if (q < 0) break;
+    }
+    return;
+  }
   it.ForEachInner([&](char* const* p, int64_t n, const int64_t* s) {
     if (!where) {
       run(p[ka], s[ka], p[0], s[0], n);

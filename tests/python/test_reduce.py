@@ -45,6 +45,13 @@ def operand(t, shape, rng):
     return rng.permutation(vals)[:n].reshape(shape)
 
 
+def loop_operand(name, dt, shape, rng):
+    a = operand(dt, shape, rng)
+    if dt.kind in "iu" and name in ("power", "left_shift", "right_shift"):
+        a = np.abs(a % 5).astype(dt)  # NumPy raises for negative powers; keep both in range
+    return a
+
+
 def ulp_of(name):
     u = TABLE[name].get("ulp", 0)
     return 0 if u == 0 else 16 * u
@@ -56,9 +63,7 @@ def test_reduce_every_loop(name, rng):
     ulp = ulp_of(name)
     for t in numpy_types(nu):
         dt = np.dtype(t[0])
-        a = operand(dt, (4, 6), rng)
-        if dt.kind in "iu" and name in ("power", "left_shift", "right_shift"):
-            a = np.abs(a % 5).astype(dt)  # NumPy raises for negative powers; keep both in range
+        a = loop_operand(name, dt, (4, 6), rng)
         w = f"{name}[{t}]"
         for axis in (0, 1, -1, None, (0, 1), ()):
             for keepdims in (False, True):
@@ -97,9 +102,7 @@ def test_accumulate_reduceat_outer_every_loop(name, rng):
     ulp = ulp_of(name)
     for t in numpy_types(nu):
         dt = np.dtype(t[0])
-        a = operand(dt, (5, 7), rng)
-        if dt.kind in "iu" and name in ("power", "left_shift", "right_shift"):
-            a = np.abs(a % 5).astype(dt)
+        a = loop_operand(name, dt, (5, 7), rng)
         w = f"{name}[{t}]"
         for axis in (0, 1, -1):
             check(lambda: nu.accumulate(a, axis=axis), lambda: xu.accumulate(a, axis=axis),
