@@ -8,6 +8,10 @@
 #include <cstring>
 #include <random>
 
+#include <hwy/targets.h>
+
+#include "generated.h"
+#include "scatter/index_scan.h"
 #include "ufuncx/scatter.h"
 #include "ufuncx/ufuncx.h"
 
@@ -546,6 +550,45 @@ TEST(FrontEnds, AtTorchlikeAsctile) {
   for (int r = 0; r < 8; ++r) EXPECT_EQ(dst.typed<int32_t>()[2 * r], r % 2 ? 0 : r / 2 + 1);
   EXPECT_THROW(asctile::Scatter(rows.view(), 1, ridx.view(), dst.view(), std::vector<int64_t>{0, 0}),
                NotImplementedError);
+}
+
+// The Highway index pass against a scalar reference: every length around
+// the vector widths, the facts at every position (a negative or
+// out-of-range index last is the case a lane-count slip would miss).
+template <class I>
+void CheckScan(std::mt19937_64& rng) {
+  for (int64_t n = 0; n <= 70; ++n) {
+    for (int trial = 0; trial < 12; ++trial) {
+      std::vector<I> v(static_cast<size_t>(n) + 1, I{0});  // one spare: never read
+      for (int64_t i = 0; i < n; ++i) v[i] = static_cast<I>(static_cast<int64_t>(rng() % 9) - 2);
+      if (n > 0 && trial % 3 == 1) v[n - 1] = static_cast<I>(-1);
+      if (n > 0 && trial % 3 == 2) v[n - 1] = static_cast<I>(7);
+      v[n] = static_cast<I>(100);
+      for (const auto& [lo, hi] : {std::pair<int64_t, int64_t>{0, 7}, {-7, 7}, {-2, 9}, {0, 1}}) {
+        internal::IndexScan want;
+        for (int64_t i = 0; i < n; ++i) {
+          want.in_range = want.in_range && v[i] >= lo && v[i] < hi;
+          want.has_negative = want.has_negative || v[i] < 0;
+          if (i + 1 < n) want.equal_neighbours += v[i] == v[i + 1];
+        }
+        const internal::IndexScan got = internal::ScanIndices(v.data(), n, lo, hi);
+        ASSERT_EQ(got.in_range, want.in_range) << "n=" << n << " lo=" << lo;
+        ASSERT_EQ(got.has_negative, want.has_negative) << "n=" << n;
+        ASSERT_EQ(got.equal_neighbours, want.equal_neighbours) << "n=" << n;
+      }
+    }
+  }
+}
+
+TEST(IndexScan, MatchesScalarReferenceOnEveryTarget) {
+  std::mt19937_64 rng(7);
+  for (int64_t target : internal::CompiledSimdTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    CheckScan<int64_t>(rng);
+    CheckScan<int32_t>(rng);
+  }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 }  // namespace

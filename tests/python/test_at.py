@@ -142,6 +142,61 @@ def test_errors_leave_target_unchanged():
     assert_same(a, before)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.complex128])
+@pytest.mark.parametrize("order", ["random", "sorted", "one", "negative"])
+def test_many_updates_into_small_targets(dtype, order, rng):
+    # Many more updates than target elements: the check and the writes share
+    # one pass over blocks; sorted data takes the run-combining body.
+    n, size = 50_003, 37
+    idx = rng.integers(-size if order == "negative" else 0, size, n)
+    if order == "sorted":
+        idx.sort()
+    elif order == "one":
+        idx[:] = 5
+    base = (rng.standard_normal(size) * 100).astype(dtype)
+    v = (rng.standard_normal(n) * 1e3).astype(dtype)
+    for view in (lambda x: x, lambda x: x[::-1]):
+        exp, got = base.copy(), base.copy()
+        np.add.at(view(exp), idx, v)
+        ux.add.at(view(got), idx, v)
+        assert_same(got, exp)
+
+
+@pytest.mark.parametrize("bad", [37, -38, 2**40])
+@pytest.mark.parametrize("where", [0, 2047, 2048, 40_000, 50_002])
+def test_bad_index_late_in_a_long_index_array_changes_nothing(bad, where, rng):
+    n, size = 50_003, 37
+    a = rng.standard_normal(size)
+    strided = np.repeat(a, 2)[::2]
+    idx = rng.integers(-size, size, n)
+    idx[where] = bad
+    for target in (a, strided):
+        before = target.copy()
+        with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0 with size 37"):
+            ux.add.at(target, idx, 1.5)
+        assert_same(target, before)
+    ints = np.arange(size)
+    before = ints.copy()
+    exps = np.ones(n, np.int64)
+    exps[where] = -1
+    with pytest.raises(ValueError, match="Integers to negative integer powers"):
+        ux.power.at(ints, np.abs(idx) % size, exps)
+    assert_same(ints, before)
+
+
+def test_negative_index_at_every_tail_position(rng):
+    # The bounds pass learns whether any index is negative; one at the very
+    # end of any length must still wrap.
+    for size in (3, 5000):
+        for n in range(1, 40):
+            idx = rng.integers(0, size, n)
+            idx[-1] = -1
+            exp, got = np.zeros(size), np.zeros(size)
+            np.add.at(exp, idx, 1.0)
+            ux.add.at(got, idx, 1.0)
+            assert_same(got, exp)
+
+
 def test_aliasing_b_and_a():
     a = np.arange(6.0)
     exp, got = a.copy(), a.copy()

@@ -129,23 +129,29 @@ int Contig(const LoopContext& ctx, char* const* args, const int64_t* dims,
 // updates (step steps[2]); dims[0] is the number of updates. Updates apply in
 // order; a run of equal offsets keeps the value in a register (rounded to T
 // after every step, so the result is the one-at-a-time result).
-template <class Op, int Nin, class T, class OffsetOf>
-inline int IndexedBody(char* const* args, const int64_t* steps, int64_t n, OffsetOf offset_of) {
-  char* base = args[0];
-  const char* upd = Nin == 2 ? args[2] : nullptr;
-  const int64_t us = Nin == 2 ? steps[2] : 0;
+//
+// Two bodies: IndexedBody checks the next offset after each update (best
+// when runs are rare: random indices), IndexedRuns loops over each run
+// (best for sorted indices). offset_of(i) and upd_at(i) are inlined, so the
+// common dense cases compile to scaled addressing.
+template <class Op, int Nin, class T>
+inline T IndexedStep(int& status, T cur, const char* u) {
+  if constexpr (Nin == 2) {
+    return Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur), In<Op, T>(u)));
+  } else {
+    (void)u;
+    return Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur)));
+  }
+}
+
+template <class Op, int Nin, class T, class OffsetOf, class UpdAt>
+inline int IndexedBody(char* base, int64_t n, OffsetOf offset_of, UpdAt upd_at) {
   int status = 0;
   if (n <= 0) return 0;
-  // Each offset is computed once; the value stays in a register while the
-  // next update hits the same element.
   int64_t o = offset_of(0);
   T cur = LoadElem<T>(base + o);
   for (int64_t i = 0; i < n; ++i) {
-    if constexpr (Nin == 2) {
-      cur = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur), In<Op, T>(upd + i * us)));
-    } else {
-      cur = Convert<T>(Apply<Op>(status, static_cast<Compute<Op, T>>(cur)));
-    }
+    cur = IndexedStep<Op, Nin, T>(status, cur, upd_at(i));
     if (i + 1 == n) break;
     const int64_t next = offset_of(i + 1);
     if (next != o) {
@@ -158,25 +164,60 @@ inline int IndexedBody(char* const* args, const int64_t* steps, int64_t n, Offse
   return status;
 }
 
+template <class Op, int Nin, class T, class OffsetOf, class UpdAt>
+inline int IndexedRuns(char* base, int64_t n, OffsetOf offset_of, UpdAt upd_at) {
+  int status = 0;
+  int64_t i = 0;
+  while (i < n) {
+    const int64_t o = offset_of(i);
+    T cur = IndexedStep<Op, Nin, T>(status, LoadElem<T>(base + o), upd_at(i));
+    for (++i; i < n && offset_of(i) == o; ++i) cur = IndexedStep<Op, Nin, T>(status, cur, upd_at(i));
+    StoreElem(base + o, cur);
+  }
+  return status;
+}
+
+template <class Op, int Nin, class T, class OffsetOf>
+inline int IndexedPick(char* const* args, const int64_t* steps, int64_t n, bool runs,
+                       OffsetOf offset_of) {
+  const char* upd = Nin == 2 ? args[2] : nullptr;
+  const int64_t us = Nin == 2 ? steps[2] : 0;
+  auto body = [&](auto upd_at) {
+    return runs ? IndexedRuns<Op, Nin, T>(args[0], n, offset_of, upd_at)
+                : IndexedBody<Op, Nin, T>(args[0], n, offset_of, upd_at);
+  };
+  if (us == static_cast<int64_t>(sizeof(T))) {
+    return body([&](int64_t i) { return upd + i * static_cast<int64_t>(sizeof(T)); });
+  }
+  return body([&](int64_t i) { return upd + i * us; });
+}
+
 template <class Op, int Nin, class T>
 int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
             const int64_t* steps, void* aux) noexcept {
+  const int64_t n = dims[0];
   if (aux) {  // raw, validated int64 indices: no offsets buffer
     const auto* ix = static_cast<const IndexedIndices*>(aux);
     const char* idx = args[1];
     const int64_t is = steps[1], size = ix->size, stride = ix->stride;
+    constexpr int64_t kItem = sizeof(T);
     if (ix->wrap) {
-      return IndexedBody<Op, Nin, T>(args, steps, dims[0], [&](int64_t i) {
+      return IndexedPick<Op, Nin, T>(args, steps, n, ix->runs, [&](int64_t i) {
         const int64_t v = LoadElem<int64_t>(idx + i * is);
         return (v + ((v >> 63) & size)) * stride;
       });
     }
-    return IndexedBody<Op, Nin, T>(args, steps, dims[0], [&](int64_t i) {
+    if (is == 8 && stride == kItem) {  // dense indices into a dense axis
+      return IndexedPick<Op, Nin, T>(args, steps, n, ix->runs, [&](int64_t i) {
+        return LoadElem<int64_t>(idx + i * 8) * kItem;
+      });
+    }
+    return IndexedPick<Op, Nin, T>(args, steps, n, ix->runs, [&](int64_t i) {
       return LoadElem<int64_t>(idx + i * is) * stride;
     });
   }
   const int64_t* off = reinterpret_cast<const int64_t*>(args[1]);
-  return IndexedBody<Op, Nin, T>(args, steps, dims[0], [&](int64_t i) { return off[i]; });
+  return IndexedPick<Op, Nin, T>(args, steps, n, false, [&](int64_t i) { return off[i]; });
 }
 
 // NumPy's pairwise summation (loops_utils.h): below 8 elements a plain sum

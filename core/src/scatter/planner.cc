@@ -8,6 +8,7 @@
 
 #include "cast.h"
 #include "scatter/canonical.h"
+#include "scatter/index_scan.h"
 #include "simd/hwy_shim-inl.h"
 #include "ufuncx/error.h"
 #include "ufuncx/scalar.h"
@@ -34,6 +35,7 @@ using internal::CanonicalScatter;
 
 constexpr int64_t kL2Bytes = int64_t{1} << 20;
 constexpr int64_t kChunk = 256;  // offsets per batch: stays in L1 beside the target
+constexpr int64_t kFusedBlock = 2048;  // indices checked, then applied, per block
 
 // One update element, resolved: where it lands and where it comes from.
 struct Element {
@@ -389,6 +391,14 @@ void RunElement(const ScatterRequest& r, const Loop* loop, Walker& walker) {
 // the general walker: a typed pass over the indices that validates (raise
 // policies) before any write, then batches of byte offsets straight into the
 // indexed loop. Returns false when the request is not of that shape.
+// The scalar bounds pass for index arrays the Highway pass does not take.
+template <class Read, class Wrapped>
+bool AllWrappedInRange(int64_t n, Read read, Wrapped wrapped, uint64_t usize) {
+  uint64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) bad |= static_cast<uint64_t>(wrapped(read(i))) >= usize;
+  return bad == 0;
+}
+
 template <class I>
 bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
                       int64_t* skipped) {
@@ -414,18 +424,40 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
   // compare. Both loops are branch-free so the compiler vectorises them.
   const uint64_t usize = static_cast<uint64_t>(size);
   auto wrapped = [&](int64_t v) { return wrap ? v + ((v >> 63) & size) : v; };
-  if (raise) {  // every index checked before the first write
-    uint64_t bad = 0;
-    for (int64_t i = 0; i < n; ++i) bad |= static_cast<uint64_t>(wrapped(read(i))) >= usize;
-    if (bad) {
-      for (int64_t i = 0; i < n; ++i) {
-        const int64_t v = read(i);
-        if (static_cast<uint64_t>(wrapped(v)) >= usize) {
-          throw IndexError("index " + std::to_string(v) + " is out of bounds for axis " +
-                           std::to_string(d) + " with size " + std::to_string(size));
-        }
+  auto ThrowFirstBad = [&](int64_t from, int64_t to) {
+    for (int64_t i = from; i < to; ++i) {
+      const int64_t v = read(i);
+      if (static_cast<uint64_t>(wrapped(v)) >= usize) {
+        throw IndexError("index " + std::to_string(v) + " is out of bounds for axis " +
+                         std::to_string(d) + " with size " + std::to_string(size));
       }
     }
+  };
+  const bool dense = istep == sizeof(I) && reinterpret_cast<uintptr_t>(ip) % sizeof(I) == 0;
+  // A target much smaller than the index array is cheaper to save than the
+  // index array is to read twice: then the check and the writes share a pass.
+  const bool fused = std::is_same_v<I, int64_t> && raise && r.combiner && dense &&
+                     ShapeSize(op.shape) * static_cast<int64_t>(op.itemsize()) * 4 <=
+                         n * static_cast<int64_t>(sizeof(I));
+  // What the bounds pass learns: negative indices (when none, the loop
+  // skips wrapping) and equal neighbours (runs: sorted data).
+  bool has_negative = true, runs = false;
+  if (raise && !fused) {  // every index checked before the first write
+    bool ok;
+    if constexpr (std::is_same_v<I, int64_t> || std::is_same_v<I, int32_t>) {
+      if (dense) {
+        const internal::IndexScan scan =
+            internal::ScanIndices(reinterpret_cast<const I*>(ip), n, wrap ? -size : 0, size);
+        ok = scan.in_range;
+        has_negative = scan.has_negative;
+        runs = scan.equal_neighbours * 2 >= n;
+      } else {
+        ok = AllWrappedInRange(n, read, wrapped, usize);
+      }
+    } else {
+      ok = AllWrappedInRange(n, read, wrapped, usize);
+    }
+    if (!ok) ThrowFirstBad(0, n);
   }
   const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
   const size_t item = op.itemsize();
@@ -443,14 +475,39 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
     }
     count = 0;
   };
-  if (raise && r.combiner && std::is_same_v<I, int64_t>) {
-    // Validated int64 indices go straight to the loop: one pass, no buffer.
-    IndexedIndices ix{size, stride, wrap};
-    char* args[3] = {op.data, const_cast<char*>(ip), up};
-    const int64_t steps[3] = {0, istep, ustep};
-    int64_t count_all = n;
-    CheckStatus(loop->slots.indexed(ctx, args, &count_all, steps, &ix));
-    return true;
+  if constexpr (std::is_same_v<I, int64_t>) {
+    if (raise && r.combiner) {
+      // Validated int64 indices go straight to the loop: no offsets buffer.
+      auto apply = [&](const char* idx, int64_t m, char* u, bool neg, bool run) {
+        IndexedIndices ix{size, stride, wrap && neg, run};
+        char* args[3] = {op.data, const_cast<char*>(idx), u};
+        const int64_t steps[3] = {0, istep, ustep};
+        CheckStatus(loop->slots.indexed(ctx, args, &m, steps, &ix));
+      };
+      if (!fused) {
+        apply(ip, n, up, has_negative, runs);
+        return true;
+      }
+      // Small target, many updates: one pass instead of two. Blocks of indices
+      // are checked while they sit in L1, then applied; the target is saved
+      // first and restored if a later block fails, so a failed call still
+      // changes nothing.
+      Array saved = Array::CopyOf(op);
+      const I* p = reinterpret_cast<const I*>(ip);
+      for (int64_t start = 0; start < n; start += kFusedBlock) {
+        const int64_t m = std::min(kFusedBlock, n - start);
+        const internal::IndexScan scan = internal::ScanIndices(p + start, m, wrap ? -size : 0, size);
+        try {
+          if (!scan.in_range) ThrowFirstBad(start, start + m);
+          apply(ip + start * istep, m, up + start * ustep, scan.has_negative,
+                scan.equal_neighbours * 2 >= m);
+        } catch (...) {
+          CopyInto(op, saved.view());
+          throw;
+        }
+      }
+      return true;
+    }
   }
   if (raise || r.bounds == Bounds::kClip) {
     // Every index lands: fill whole chunks of offsets without branches.

@@ -1,0 +1,21 @@
+// Highway passes over scatter index arrays (index_scan.cc).
+#ifndef UFUNCX_SCATTER_INDEX_SCAN_H_
+#define UFUNCX_SCATTER_INDEX_SCAN_H_
+
+#include <cstdint>
+
+namespace ufuncx::internal {
+
+struct IndexScan {
+  bool in_range = true;          // lo <= p[i] < hi for every i
+  bool has_negative = false;     // some p[i] < 0
+  int64_t equal_neighbours = 0;  // i with p[i] == p[i + 1]
+};
+
+// One Highway pass over a contiguous index array p[0..n).
+IndexScan ScanIndices(const int64_t* p, int64_t n, int64_t lo, int64_t hi);
+IndexScan ScanIndices(const int32_t* p, int64_t n, int64_t lo, int64_t hi);
+
+}  // namespace ufuncx::internal
+
+#endif  // UFUNCX_SCATTER_INDEX_SCAN_H_
