@@ -4,6 +4,7 @@
 // them give the sequential (StableHLO interpreter) result bit for bit.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include "cast.h"
@@ -391,73 +392,102 @@ void RunElement(const ScatterRequest& r, const Loop* loop, Walker& walker) {
 // the general walker: a typed pass over the indices that validates (raise
 // policies) before any write, then batches of byte offsets straight into the
 // indexed loop. Returns false when the request is not of that shape.
-// The scalar bounds pass for index arrays the Highway pass does not take.
-template <class Read, class Wrapped>
-bool AllWrappedInRange(int64_t n, Read read, Wrapped wrapped, uint64_t usize) {
-  uint64_t bad = 0;
-  for (int64_t i = 0; i < n; ++i) bad |= static_cast<uint64_t>(wrapped(read(i))) >= usize;
-  return bad == 0;
-}
-
+// One index per row, all into operand dim `dim` - the shape both fast paths
+// take (element scatter and row scatter): reads the column of start indices
+// and checks it under the raise policies.
 template <class I>
-bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
-                      int64_t* skipped) {
-  const ArrayView& op = r.operands[0];
-  const int d = c.start_operand_dim[0];
-  const int64_t size = c.operand_shape[d], stride = op.strides[d];
-  const int64_t n = c.num_rows;
-  const int64_t istep = r.indices.strides[c.row_index_dims[0]];
-  const char* ip = r.indices.data;
-  const int64_t ustep = c.row_update_strides[0][0];
-  char* up = r.updates[0].data;
-  const bool raise = r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise;
-  const bool wrap = r.bounds == Bounds::kWrapThenRaise;
-  auto read = [&](int64_t i) -> int64_t {
+struct IndexColumn {
+  const char* ip;
+  int64_t istep, n, size;
+  int dim;
+  bool wrap;
+
+  IndexColumn(const ScatterRequest& r, const CanonicalScatter& c)
+      : ip(r.indices.data),
+        istep(r.indices.strides[c.row_index_dims[0]]),
+        n(c.num_rows),
+        size(c.operand_shape[c.start_operand_dim[0]]),
+        dim(c.start_operand_dim[0]),
+        wrap(r.bounds == Bounds::kWrapThenRaise) {}
+
+  // Unsigned values above INT64_MAX read as INT64_MAX: out of bounds.
+  int64_t Read(int64_t i) const {
     const I v = LoadElem<I>(ip + i * istep);
     if constexpr (std::is_same_v<I, uint64_t>) {
       return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v);
     } else {
       return static_cast<int64_t>(v);
     }
-  };
+  }
   // Wrapping adds `size` to negative indices; validity is then one unsigned
-  // compare. Both loops are branch-free so the compiler vectorises them.
-  const uint64_t usize = static_cast<uint64_t>(size);
-  auto wrapped = [&](int64_t v) { return wrap ? v + ((v >> 63) & size) : v; };
-  auto ThrowFirstBad = [&](int64_t from, int64_t to) {
+  // compare (branch-free, so the scalar pass vectorises).
+  int64_t Wrapped(int64_t v) const { return wrap ? v + ((v >> 63) & size) : v; }
+  bool Bad(int64_t v) const {
+    return static_cast<uint64_t>(Wrapped(v)) >= static_cast<uint64_t>(size);
+  }
+  int64_t Resolved(int64_t i) const { return Wrapped(Read(i)); }
+
+  // Contiguous and aligned int64/int32: the Highway pass applies.
+  bool Dense() const {
+    return (std::is_same_v<I, int64_t> || std::is_same_v<I, int32_t>) && istep == sizeof(I) &&
+           reinterpret_cast<uintptr_t>(ip) % sizeof(I) == 0;
+  }
+
+  // IndexError naming the first bad index of [from, to), if any.
+  void ThrowFirstBad(int64_t from, int64_t to) const {
     for (int64_t i = from; i < to; ++i) {
-      const int64_t v = read(i);
-      if (static_cast<uint64_t>(wrapped(v)) >= usize) {
+      const int64_t v = Read(i);
+      if (Bad(v)) {
         throw IndexError("index " + std::to_string(v) + " is out of bounds for axis " +
-                         std::to_string(d) + " with size " + std::to_string(size));
+                         std::to_string(dim) + " with size " + std::to_string(size));
       }
     }
-  };
-  const bool dense = istep == sizeof(I) && reinterpret_cast<uintptr_t>(ip) % sizeof(I) == 0;
+  }
+
+  // Every index of [from, to) checked before the first write; returns what
+  // the pass learns (negative indices and runs come from the Highway pass
+  // only; otherwise has_negative is conservatively true).
+  internal::IndexScan CheckAll(int64_t from, int64_t to) const {
+    internal::IndexScan scan;
+    if constexpr (std::is_same_v<I, int64_t> || std::is_same_v<I, int32_t>) {
+      if (Dense()) {
+        scan = internal::ScanIndices(reinterpret_cast<const I*>(ip) + from, to - from,
+                                     wrap ? -size : 0, size);
+        if (!scan.in_range) ThrowFirstBad(from, to);
+        return scan;
+      }
+    }
+    uint64_t bad = 0;
+    for (int64_t i = from; i < to; ++i) bad |= Bad(Read(i));
+    if (bad) ThrowFirstBad(from, to);
+    scan.has_negative = true;
+    return scan;
+  }
+};
+
+template <class I>
+bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
+                      int64_t* skipped) {
+  const ArrayView& op = r.operands[0];
+  const IndexColumn<I> col(r, c);
+  const int64_t size = col.size, stride = op.strides[col.dim], n = col.n, istep = col.istep;
+  const char* ip = col.ip;
+  const int64_t ustep = c.row_update_strides[0][0];
+  char* up = r.updates[0].data;
+  const bool raise = r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise;
+  const bool wrap = col.wrap;
   // A target much smaller than the index array is cheaper to save than the
   // index array is to read twice: then the check and the writes share a pass.
-  const bool fused = std::is_same_v<I, int64_t> && raise && r.combiner && dense &&
+  const bool fused = std::is_same_v<I, int64_t> && raise && r.combiner && col.Dense() &&
                      ShapeSize(op.shape) * static_cast<int64_t>(op.itemsize()) * 4 <=
                          n * static_cast<int64_t>(sizeof(I));
   // What the bounds pass learns: negative indices (when none, the loop
   // skips wrapping) and equal neighbours (runs: sorted data).
   bool has_negative = true, runs = false;
   if (raise && !fused) {  // every index checked before the first write
-    bool ok;
-    if constexpr (std::is_same_v<I, int64_t> || std::is_same_v<I, int32_t>) {
-      if (dense) {
-        const internal::IndexScan scan =
-            internal::ScanIndices(reinterpret_cast<const I*>(ip), n, wrap ? -size : 0, size);
-        ok = scan.in_range;
-        has_negative = scan.has_negative;
-        runs = scan.equal_neighbours * 2 >= n;
-      } else {
-        ok = AllWrappedInRange(n, read, wrapped, usize);
-      }
-    } else {
-      ok = AllWrappedInRange(n, read, wrapped, usize);
-    }
-    if (!ok) ThrowFirstBad(0, n);
+    const internal::IndexScan scan = col.CheckAll(0, n);
+    has_negative = scan.has_negative;
+    runs = scan.equal_neighbours * 2 >= n;
   }
   const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
   const size_t item = op.itemsize();
@@ -493,12 +523,10 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
       // first and restored if a later block fails, so a failed call still
       // changes nothing.
       Array saved = Array::CopyOf(op);
-      const I* p = reinterpret_cast<const I*>(ip);
       for (int64_t start = 0; start < n; start += kFusedBlock) {
         const int64_t m = std::min(kFusedBlock, n - start);
-        const internal::IndexScan scan = internal::ScanIndices(p + start, m, wrap ? -size : 0, size);
         try {
-          if (!scan.in_range) ThrowFirstBad(start, start + m);
+          const internal::IndexScan scan = col.CheckAll(start, start + m);
           apply(ip + start * istep, m, up + start * ustep, scan.has_negative,
                 scan.equal_neighbours * 2 >= m);
         } catch (...) {
@@ -515,7 +543,7 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
     for (int64_t start = 0; start < n; start += kChunk) {
       const int64_t m = std::min(kChunk, n - start);
       for (int64_t j = 0; j < m; ++j) {
-        int64_t v = wrapped(read(start + j));
+        int64_t v = col.Resolved(start + j);
         if (clip) v = v < 0 ? 0 : v >= size ? size - 1 : v;
         offs[j] = v * stride;
       }
@@ -526,8 +554,8 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
     return true;
   }
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t v = read(i);
-    if (static_cast<uint64_t>(v) >= usize) {  // skip policies: drop it
+    const int64_t v = col.Read(i);
+    if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(size)) {  // skip policies: drop it
       flush();
       ++*skipped;
       continue;
@@ -559,6 +587,120 @@ bool RunElementFast(const ScatterRequest& r, const CanonicalScatter& c, const Lo
     case DType::kUInt32: return ElementFastTyped<uint32_t>(r, c, loop, skipped);
     case DType::kInt64: return ElementFastTyped<int64_t>(r, c, loop, skipped);
     case DType::kUInt64: return ElementFastTyped<uint64_t>(r, c, loop, skipped);
+    default: return false;
+  }
+}
+
+// Row scatter with exact dtypes and one operand: one start index per row
+// into operand dim `dim`, a window that is one run in both the operand and
+// the updates (index_add_ and index_put_ of rows, the common StableHLO
+// window scatter). Indices are checked first under the raise policies; then
+// each row is one call of the combiner's loop (its Highway body when the run
+// is contiguous). Rows land at random places, so the destinations of the
+// next rows are prefetched while the current one is combined.
+struct RowRun {
+  int64_t len, op_step, upd_step;
+};
+
+template <class I>
+void RowsFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
+                   const RowRun& run, int64_t* skipped) {
+  const ArrayView& op = r.operands[0];
+  const IndexColumn<I> col(r, c);
+  const int64_t size = col.size, n = col.n, row_stride = op.strides[col.dim];
+  const int64_t ustep = c.row_update_strides[0][0];
+  const int64_t item = static_cast<int64_t>(op.itemsize());
+  char* const up = r.updates[0].data;
+  if (r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise) col.CheckAll(0, n);
+  // The row a start index lands on, or -1 when the bounds policy drops it.
+  auto land = [&](int64_t i) -> int64_t {
+    const int64_t v = col.Resolved(i);
+    if (static_cast<uint64_t>(v) < static_cast<uint64_t>(size) || r.bounds == Bounds::kUnchecked) {
+      return v;
+    }
+    return r.bounds == Bounds::kClip ? (v < 0 ? 0 : size - 1) : -1;
+  };
+  const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
+  const bool contig = run.op_step == item && (run.upd_step == item || run.upd_step == 0);
+  const LoopFn fn = !r.combiner ? nullptr
+                    : contig && loop->slots.contig ? loop->slots.contig
+                                                   : loop->slots.strided;
+  const internal::CastFn copy = r.combiner ? nullptr : internal::GetCast(op.dtype, op.dtype);
+  // Prefetch distance: about 4 KiB of destinations ahead; only for dense
+  // rows short enough that the hardware prefetcher has not caught on.
+  const int64_t row_bytes = run.len * item;
+  const bool prefetch = run.op_step == item && row_bytes <= 4096;
+  const int64_t ahead = prefetch ? std::clamp<int64_t>(4096 / std::max<int64_t>(row_bytes, 1), 1, 16) : 0;
+  int64_t len = run.len;
+  for (int64_t i = 0; i < n; ++i) {
+    if (ahead && i + ahead < n) {
+      const int64_t w = land(i + ahead);
+      if (w >= 0) {
+        const char* p = op.data + w * row_stride;
+        for (int64_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(p + b, 1);
+      }
+    }
+    const int64_t v = land(i);
+    if (v < 0) {
+      *skipped += run.len;
+      continue;
+    }
+    char* dst = op.data + v * row_stride;
+    char* src = up + i * ustep;
+    if (!r.combiner) {
+      copy(src, run.upd_step, dst, run.op_step, run.len);
+      continue;
+    }
+    char* args[3] = {dst, src, dst};
+    const int64_t steps[3] = {run.op_step, run.upd_step, run.op_step};
+    CheckStatus(fn(ctx, args, &len, steps, nullptr));
+  }
+}
+
+// The one-run window of a row scatter, or nullopt when the request is not
+// of that shape.
+std::optional<RowRun> RowScatterRun(const ScatterRequest& r, const CanonicalScatter& c,
+                                    const Loop* loop) {
+  const bool shape_ok = c.num_operands == 1 && c.window_size > 1 &&
+                        c.start_operand_dim.size() == 1 && c.batch_operand_dim.empty() &&
+                        c.row_shape.size() == 1 && !r.updates.empty() &&
+                        c.window_extent[c.start_operand_dim[0]] == 1 &&
+                        c.operand_shape[c.start_operand_dim[0]] > 0;
+  if (!shape_ok || (r.combiner && (!loop || r.combiner->nin() != 2))) return std::nullopt;
+  // Coalesce the window dims (size-1 dims aside) into one run, inner first.
+  RowRun run{1, 0, 0};
+  bool first = true;
+  for (int i = static_cast<int>(c.window_shape.size()) - 1; i >= 0; --i) {
+    const int64_t extent = c.window_shape[i];
+    if (extent == 1) continue;
+    const int64_t os = r.operands[0].strides[c.window_operand_dim[i]];
+    const int64_t us = c.window_update_strides[0][i];
+    if (first) {
+      run = RowRun{extent, os, us};
+      first = false;
+    } else if (os == run.len * run.op_step && us == run.len * run.upd_step) {
+      run.len *= extent;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (run.op_step == 0) return std::nullopt;  // a repeated destination within the row
+  return run;
+}
+
+bool RunRowsFast(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
+                 int64_t* skipped) {
+  const std::optional<RowRun> run = RowScatterRun(r, c, loop);
+  if (!run) return false;
+  switch (r.indices.dtype) {
+    case DType::kInt8: RowsFastTyped<int8_t>(r, c, loop, *run, skipped); return true;
+    case DType::kUInt8: RowsFastTyped<uint8_t>(r, c, loop, *run, skipped); return true;
+    case DType::kInt16: RowsFastTyped<int16_t>(r, c, loop, *run, skipped); return true;
+    case DType::kUInt16: RowsFastTyped<uint16_t>(r, c, loop, *run, skipped); return true;
+    case DType::kInt32: RowsFastTyped<int32_t>(r, c, loop, *run, skipped); return true;
+    case DType::kUInt32: RowsFastTyped<uint32_t>(r, c, loop, *run, skipped); return true;
+    case DType::kInt64: RowsFastTyped<int64_t>(r, c, loop, *run, skipped); return true;
+    case DType::kUInt64: RowsFastTyped<uint64_t>(r, c, loop, *run, skipped); return true;
     default: return false;
   }
 }
@@ -715,6 +857,20 @@ ScatterReport Scatter(const ScatterRequest& r) {
       report.plan = ScatterPlan::kElement;
       report.updates_skipped = skipped;
       report.updates_applied = c.num_rows - skipped;
+      return report;
+    }
+  }
+  // Rows of one run each skip it too.
+  if ((r.force_plan == ScatterPlan::kAuto || r.force_plan == ScatterPlan::kWindowRuns) &&
+      r.init == Init::kIncludeTarget && r.finalize == Finalize::kNone) {
+    const Loop* exact = ExactLoop(r);
+    const bool same_replace = !r.combiner && c.num_operands == 1 && r.updates.size() == 1 &&
+                              r.updates[0].dtype == r.operands[0].dtype;
+    int64_t skipped = 0;
+    if ((exact || same_replace) && RunRowsFast(r, c, exact, &skipped)) {
+      report.plan = ScatterPlan::kWindowRuns;
+      report.updates_skipped = skipped;
+      report.updates_applied = c.num_rows * c.window_size - skipped;
       return report;
     }
   }
