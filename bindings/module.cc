@@ -367,7 +367,7 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
                          pyb::handle scatter_dims_to_operand_dims, int64_t index_vector_dim,
                          pyb::handle combiner, const std::string& mode, bool indices_are_sorted,
                          bool unique_indices, pyb::list init_values, const std::string& finalize,
-                         const std::string& casting, const std::string& plan) {
+                         const std::string& casting, const std::string& plan, int threads) {
   ScatterRequest r;
   for (auto o : operands) r.operands.push_back(TargetView(o, "operand"));
   r.indices = InputView(indices, "scatter_indices");
@@ -391,6 +391,8 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
   else if (finalize != "none") throw ValueError("finalize must be 'none' or 'mean'");
   r.casting = ParseCasting(casting);
   r.force_plan = ParsePlan(plan);
+  if (threads < 1) throw ValueError("threads must be at least 1");
+  r.max_threads = threads;
   // Targets must not overlap other arguments (the planner reads them while
   // writing); such calls copy first in the Python front ends.
   ScatterReport rep;
@@ -590,7 +592,7 @@ PYBIND11_MODULE(_core, m) {
         pyb::arg("combiner"), pyb::arg("mode"), pyb::arg("indices_are_sorted") = false,
         pyb::arg("unique_indices") = false, pyb::arg("init_values") = pyb::list(),
         pyb::arg("finalize") = "none", pyb::arg("casting") = "unsafe",
-        pyb::arg("plan") = "auto",
+        pyb::arg("plan") = "auto", pyb::arg("threads") = 2,
         "The scatter planner, in place on numpy arrays; returns which plan ran.");
   using torchlike::Reduce;
   m.def("_torch_scatter_reduce", [](pyb::handle self, int64_t dim, pyb::handle index,

@@ -261,21 +261,35 @@ TEST(Scatter, ElementScatterWithDuplicatesIsBitIdentical) {
         CheckAllPlans(r, op);
         continue;
       }
-      // Large: only the policies that do not raise, on the reordering plans.
-      Array expect = Array::CopyOf(op);
-      ScatterRequest ref = r;
-      ref.operands = {expect.view()};
-      ref.bounds = Bounds::kWrapThenRaise;
-      ASSERT_TRUE(Reference(ref));
-      for (ScatterPlan p : {ScatterPlan::kAuto, ScatterPlan::kPartitioned,
-                            ScatterPlan::kSortedParallel, ScatterPlan::kElement}) {
-        Array got = Array::CopyOf(op);
-        ScatterRequest req = r;
-        req.operands = {got.view()};
-        req.bounds = Bounds::kWrapThenRaise;
-        req.force_plan = p;
-        const ScatterReport rep = Scatter(req);
-        EXPECT_TRUE(SameBytes(got, expect)) << PlanName(p) << " ran " << PlanName(rep.plan);
+      // Large (two workers in the reordering plans): the policies that do not
+      // raise on these indices, combining and replacing.
+      for (Bounds bounds : {Bounds::kWrapThenRaise, Bounds::kSkipElement, Bounds::kClip}) {
+        for (const Ufunc* combiner : {&GetUfunc("add"), static_cast<const Ufunc*>(nullptr)}) {
+          Array expect = Array::CopyOf(op);
+          ScatterRequest ref = r;
+          ref.operands = {expect.view()};
+          ref.bounds = bounds;
+          ref.combiner = combiner;
+          ASSERT_TRUE(Reference(ref));
+          for (ScatterPlan p : {ScatterPlan::kAuto, ScatterPlan::kPartitioned,
+                                ScatterPlan::kSortedParallel, ScatterPlan::kElement}) {
+            for (int threads : {1, 2}) {
+              Array got = Array::CopyOf(op);
+              ScatterRequest req = ref;
+              req.operands = {got.view()};
+              req.force_plan = p;
+              req.max_threads = threads;
+              const ScatterReport rep = Scatter(req);
+              EXPECT_TRUE(SameBytes(got, expect))
+                  << PlanName(p) << " ran " << PlanName(rep.plan) << " bounds "
+                  << static_cast<int>(bounds) << " threads " << threads;
+              if (bounds == Bounds::kSkipElement) {
+                EXPECT_EQ(rep.updates_applied + rep.updates_skipped, n);
+                EXPECT_GT(rep.updates_skipped, 0);
+              }
+            }
+          }
+        }
       }
     }
   }

@@ -189,3 +189,31 @@ def test_raise_mode_and_constraint_errors():
         ux.scatter(operand, np.array([[1.0]]), np.ones((1, 3)), **kw)
     with pytest.raises(ValueError, match="mode"):
         ux.scatter(operand, np.array([[1]]), np.ones((1, 3)), mode="wrap", **kw)
+
+
+@pytest.mark.parametrize("plan", ["element", "partitioned", "sorted_parallel"])
+@pytest.mark.parametrize("mode", ["skip", "clip", "raise"])
+def test_reordering_plans_with_one_and_two_threads(plan, mode, rng):
+    # Enough updates for two workers; float32 sums with many duplicates make
+    # any change of order visible in the bits.
+    size, n = 300_000, 200_000
+    op = rng.standard_normal(size).astype(np.float32)
+    hi = size if mode == "raise" else size + 1000
+    idx = rng.integers(0 if mode == "raise" else -1000, hi, (n, 1))
+    idx[: n // 2] //= 1000  # many duplicates
+    upd = (rng.standard_normal(n) * 1e3).astype(np.float32)
+    kw = dict(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,),
+              index_vector_dim=1, combiner="add", mode=mode)
+    # NumPy's add.at is sequential: the reference, bit for bit.
+    expect, i = op.copy(), idx[:, 0]
+    if mode == "skip":
+        keep = (i >= 0) & (i < size)
+        np.add.at(expect, i[keep], upd[keep])
+    else:
+        np.add.at(expect, np.clip(i, 0, size - 1), upd)
+    for threads in (1, 2):
+        got, ran = ux.scatter(op, idx, upd, plan=plan, threads=threads, return_plan=True, **kw)
+        assert ran == plan
+        assert_same(got, expect)
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        ux.scatter(op, idx, upd, threads=0, **kw)

@@ -10,7 +10,7 @@ _MODES = {"skip": "skip", "skip_window": "skip_window", "drop": "skip_window",
 def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_window_dims,
             scatter_dims_to_operand_dims, index_vector_dim, input_batching_dims=(),
             scatter_indices_batching_dims=(), combiner=None, indices_are_sorted=False,
-            unique_indices=False, mode="skip", plan="auto", return_plan=False):
+            unique_indices=False, mode="skip", plan="auto", threads=2, return_plan=False):
     """StableHLO `scatter`, functional: returns new arrays (a tuple when
     `operands` is a tuple). `combiner` is a ufuncx ufunc (or its name) with
     nin = 2N and nout = N, called as (current..., update...); None replaces.
@@ -19,6 +19,10 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
     "skip_window" drops a whole window with any element out (XLA/JAX "drop"),
     "clip" clamps start indices so windows fit (JAX "clip"), "raise" raises
     IndexError before any write.
+
+    plan forces a planner algorithm (tests and benchmarks: "element",
+    "window_runs", "partitioned", "sorted_parallel", ...); threads caps the
+    worker threads of the sorted plan. Every plan gives the same result.
     """
     single = not isinstance(operands, (tuple, list))
     ops = [operands] if single else list(operands)
@@ -35,6 +39,6 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
                             list(scatter_indices_batching_dims), list(scatter_dims_to_operand_dims),
                             int(index_vector_dim), combiner, _MODES[mode], bool(indices_are_sorted),
                             bool(unique_indices), casting="unsafe" if combiner is not None else "same_kind",
-                            plan=plan)
+                            plan=plan, threads=int(threads))
     out = results[0] if single else tuple(results)
     return (out, report["plan"]) if return_plan else out

@@ -3,9 +3,15 @@
 // Every plan applies updates to each destination in update order, so all of
 // them give the sequential (StableHLO interpreter) result bit for bit.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
+
+#include <sys/mman.h>
 
 #include "cast.h"
 #include "scatter/canonical.h"
@@ -37,6 +43,8 @@ using internal::CanonicalScatter;
 constexpr int64_t kL2Bytes = int64_t{1} << 20;
 constexpr int64_t kChunk = 256;  // offsets per batch: stays in L1 beside the target
 constexpr int64_t kFusedBlock = 2048;  // indices checked, then applied, per block
+constexpr int64_t kParallelMinUpdates = int64_t{1} << 16;  // below: one thread
+constexpr int64_t kSortBlocks = 16;  // destination blocks of the sorted plan
 
 // One update element, resolved: where it lands and where it comes from.
 struct Element {
@@ -392,6 +400,82 @@ void RunElement(const ScatterRequest& r, const Loop* loop, Walker& walker) {
 // the general walker: a typed pass over the indices that validates (raise
 // policies) before any write, then batches of byte offsets straight into the
 // indexed loop. Returns false when the request is not of that shape.
+// Uninitialised scratch memory for the reordering plans (16 bytes or so
+// per update). Large buffers are 2 MiB aligned and asked to use huge pages,
+// as NumPy does for its data: on first touch, faulting in and zeroing fresh
+// pages costs more than the pass that fills them. So the largest buffer (up
+// to kKeepBytes) is kept for the next call instead of going back to the
+// system; a concurrent call allocates its own.
+class ScratchBuffer {
+ public:
+  explicit ScratchBuffer(int64_t bytes) {
+    const size_t n = static_cast<size_t>(std::max<int64_t>(bytes, 1));
+    {
+      std::lock_guard<std::mutex> lock(CacheMutex());
+      Cached& c = Cache();
+      if (c.data && c.bytes >= n) {
+        data_ = std::exchange(c.data, nullptr);
+        bytes_ = c.bytes;
+        return;
+      }
+    }
+    bytes_ = n < kHugePage * 2 ? n : (n + kHugePage - 1) / kHugePage * kHugePage;
+    data_ = static_cast<char*>(n < kHugePage * 2 ? std::malloc(bytes_)
+                                                 : std::aligned_alloc(kHugePage, bytes_));
+    if (!data_) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    if (bytes_ >= kHugePage * 2) madvise(data_, bytes_, MADV_HUGEPAGE);
+#endif
+  }
+  ~ScratchBuffer() {
+    if (bytes_ <= kKeepBytes) {
+      std::lock_guard<std::mutex> lock(CacheMutex());
+      Cached& c = Cache();
+      if (!c.data || c.bytes < bytes_) {
+        std::swap(c.data, data_);
+        c.bytes = bytes_;
+      }
+    }
+    std::free(data_);
+  }
+  ScratchBuffer(const ScratchBuffer&) = delete;
+  ScratchBuffer& operator=(const ScratchBuffer&) = delete;
+  char* get() const { return data_; }
+
+ private:
+  static constexpr size_t kHugePage = size_t{1} << 21;
+  static constexpr size_t kKeepBytes = size_t{1} << 30;
+  struct Cached {
+    char* data = nullptr;
+    size_t bytes = 0;
+    ~Cached() { std::free(data); }
+  };
+  static Cached& Cache() {
+    static Cached cached;
+    return cached;
+  }
+  static std::mutex& CacheMutex() {
+    static std::mutex m;
+    return m;
+  }
+  char* data_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+// f(std::integral_constant<size_t, item>) for the usual item sizes, so that
+// element copies compile to moves; f(integral_constant<size_t, 0>) otherwise.
+template <class F>
+void WithItemSize(int64_t item, F&& f) {
+  switch (item) {
+    case 1: f(std::integral_constant<size_t, 1>{}); return;
+    case 2: f(std::integral_constant<size_t, 2>{}); return;
+    case 4: f(std::integral_constant<size_t, 4>{}); return;
+    case 8: f(std::integral_constant<size_t, 8>{}); return;
+    case 16: f(std::integral_constant<size_t, 16>{}); return;
+    default: f(std::integral_constant<size_t, 0>{}); return;
+  }
+}
+
 // One index per row, all into operand dim `dim` - the shape both fast paths
 // take (element scatter and row scatter): reads the column of start indices
 // and checks it under the raise policies.
@@ -705,6 +789,173 @@ bool RunRowsFast(const ScatterRequest& r, const CanonicalScatter& c, const Loop*
   }
 }
 
+// Element scatter reordered by destination, for the element shape (one
+// index per update along one dim). Updates are stably partitioned into
+// L2-sized destination blocks, carrying their values along (pass 1 counts,
+// pass 2 moves; each worker takes a slice of the updates, in order). The
+// sorted plan then sorts each block by destination with VQSort on keys
+// destination << bits | slot (slots rise in update order, so equal
+// destinations keep update order) and gathers the values inside the
+// block; the partitioned plan applies each block in update order. Blocks
+// are split among the workers, one writer per block, so the result is the
+// sequential one bit for bit whatever the thread count. Returns false
+// (before any write) when the keys do not fit in 64 bits.
+template <class I>
+bool ReorderedFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
+                        bool sort, int threads, int64_t* skipped) {
+  const ArrayView& op = r.operands[0];
+  const IndexColumn<I> col(r, c);
+  const int64_t size = col.size, n = col.n, stride = op.strides[col.dim];
+  const int64_t ustep = c.row_update_strides[0][0];
+  const int64_t item = static_cast<int64_t>(op.itemsize());
+  int slot_bits = 1, dest_bits = 1;
+  while ((int64_t{1} << slot_bits) < n) ++slot_bits;
+  while ((int64_t{1} << dest_bits) < size) ++dest_bits;
+  if (slot_bits + dest_bits > 63) return false;
+  if (r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise) col.CheckAll(0, n);
+  auto land = [&](int64_t i) -> int64_t {
+    const int64_t v = col.Resolved(i);
+    if (static_cast<uint64_t>(v) < static_cast<uint64_t>(size) || r.bounds == Bounds::kUnchecked) {
+      return v;
+    }
+    return r.bounds == Bounds::kClip ? (v < 0 ? 0 : size - 1) : -1;
+  };
+  const int workers = n >= kParallelMinUpdates ? std::max(1, std::min(threads, 2)) : 1;
+  // Partitioned: blocks of target that fit in L2 while they take their
+  // updates. Sorted: a few large blocks (VQSort does not need them in
+  // cache), so that pass 2 writes few streams.
+  // Blocks are powers of two: the block of a destination is a shift.
+  int shift = 0;
+  if (sort) {
+    while ((int64_t{1} << shift) * kSortBlocks < size) ++shift;
+  } else {
+    while ((int64_t{2} << shift) * item <= kL2Bytes / 4) ++shift;
+  }
+  const int64_t nblocks = ((size - 1) >> shift) + 1;
+  auto parallel = [&](auto&& f) {  // f(w) for every worker w; w = 0 on this thread
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> errors(workers);
+    for (int w = 1; w < workers; ++w) {
+      pool.emplace_back([&, w] {
+        try {
+          f(w);
+        } catch (...) {
+          errors[w] = std::current_exception();
+        }
+      });
+    }
+    try {
+      f(0);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+    for (std::thread& t : pool) t.join();
+    for (const std::exception_ptr& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+  };
+  auto slice = [&](int w) { return std::pair{n * w / workers, n * (w + 1) / workers}; };
+  // Pass 1: counts per block and worker; the last slot counts dropped updates.
+  std::vector<std::vector<int64_t>> count(workers, std::vector<int64_t>(nblocks + 1, 0));
+  parallel([&](int w) {
+    // Counters local to the worker: the shared vectors could share a cache line.
+    const auto [lo, hi] = slice(w);
+    std::vector<int64_t> cnt(nblocks + 1, 0);
+    for (int64_t i = lo; i < hi; ++i) {
+      const int64_t v = land(i);
+      ++cnt[v < 0 ? nblocks : v >> shift];
+    }
+    count[w] = std::move(cnt);
+  });
+  std::vector<int64_t> start(nblocks + 1, 0);
+  std::vector<std::vector<int64_t>> pos(workers, std::vector<int64_t>(nblocks, 0));
+  for (int64_t b = 0; b < nblocks; ++b) {
+    int64_t at = start[b];
+    for (int w = 0; w < workers; ++w) {
+      pos[w][b] = at;
+      at += count[w][b];
+    }
+    start[b + 1] = at;
+  }
+  for (int w = 0; w < workers; ++w) *skipped += count[w][nblocks];
+  const int64_t kept = start[nblocks];
+  // Pass 2: destinations and values into their blocks' slots.
+  // Left uninitialised: pass 2 writes every slot.
+  ScratchBuffer scratch(kept * (8 + item));
+  uint64_t* keys = reinterpret_cast<uint64_t*>(scratch.get());
+  char* vals = scratch.get() + kept * 8;
+  const char* up = r.updates[0].data;
+  parallel([&](int w) {
+    const auto [lo, hi] = slice(w);
+    std::vector<int64_t> at = pos[w];
+    WithItemSize(item, [&](auto size_tag) {
+      const size_t bytes = decltype(size_tag)::value ? decltype(size_tag)::value : item;
+      for (int64_t i = lo; i < hi; ++i) {
+        const int64_t v = land(i);
+        if (v < 0) continue;
+        const int64_t slot = at[v >> shift]++;
+        keys[slot] = (static_cast<uint64_t>(v) << slot_bits) | static_cast<uint64_t>(slot);
+        std::memcpy(vals + slot * item, up + i * ustep, bytes);
+      }
+    });
+  });
+  // Pass 3: each worker sorts (sorted plan) and applies its blocks.
+  const uint64_t mask = (uint64_t{1} << slot_bits) - 1;
+  const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
+  parallel([&](int w) {
+    int64_t offs[kChunk];
+    std::vector<char> gathered(static_cast<size_t>(kChunk * item));
+    const int64_t b_lo = nblocks * w / workers, b_hi = nblocks * (w + 1) / workers;
+    for (int64_t b = b_lo; b < b_hi; ++b) {
+      if (sort) simd::SortKeysAscending(keys + start[b], static_cast<size_t>(start[b + 1] - start[b]));
+    }
+    for (int64_t k = start[b_lo]; k < start[b_hi]; k += kChunk) {
+      int64_t m = std::min(kChunk, start[b_hi] - k);
+      const char* chunk_vals = vals + k * item;
+      WithItemSize(item, [&](auto size_tag) {
+        const size_t bytes = decltype(size_tag)::value ? decltype(size_tag)::value : item;
+        for (int64_t j = 0; j < m; ++j) offs[j] = static_cast<int64_t>(keys[k + j] >> slot_bits) * stride;
+        if (sort) {  // values follow their keys, from inside the block
+          for (int64_t j = 0; j < m; ++j) {
+            std::memcpy(gathered.data() + j * item,
+                        vals + static_cast<int64_t>(keys[k + j] & mask) * item, bytes);
+          }
+          chunk_vals = gathered.data();
+        }
+        if (!r.combiner) {
+          for (int64_t j = 0; j < m; ++j) std::memcpy(op.data + offs[j], chunk_vals + j * item, bytes);
+        }
+      });
+      if (!r.combiner) continue;
+      char* args[3] = {op.data, reinterpret_cast<char*>(offs), const_cast<char*>(chunk_vals)};
+      const int64_t steps[3] = {0, 8, item};
+      CheckStatus(loop->slots.indexed(ctx, args, &m, steps, nullptr));
+    }
+  });
+  return true;
+}
+
+bool RunReorderedFast(const ScatterRequest& r, const CanonicalScatter& c, const Loop* loop,
+                      bool sort, int threads, int64_t* skipped) {
+  const bool shape_ok = c.num_operands == 1 && c.window_size == 1 &&
+                        c.start_operand_dim.size() == 1 && c.batch_operand_dim.empty() &&
+                        c.row_shape.size() == 1 && c.operand_shape[c.start_operand_dim[0]] > 0 &&
+                        !r.updates.empty() && r.init == Init::kIncludeTarget &&
+                        r.finalize == Finalize::kNone;
+  if (!shape_ok || (r.combiner && (!loop || !loop->slots.indexed))) return false;
+  switch (r.indices.dtype) {
+    case DType::kInt8: return ReorderedFastTyped<int8_t>(r, c, loop, sort, threads, skipped);
+    case DType::kUInt8: return ReorderedFastTyped<uint8_t>(r, c, loop, sort, threads, skipped);
+    case DType::kInt16: return ReorderedFastTyped<int16_t>(r, c, loop, sort, threads, skipped);
+    case DType::kUInt16: return ReorderedFastTyped<uint16_t>(r, c, loop, sort, threads, skipped);
+    case DType::kInt32: return ReorderedFastTyped<int32_t>(r, c, loop, sort, threads, skipped);
+    case DType::kUInt32: return ReorderedFastTyped<uint32_t>(r, c, loop, sort, threads, skipped);
+    case DType::kInt64: return ReorderedFastTyped<int64_t>(r, c, loop, sort, threads, skipped);
+    case DType::kUInt64: return ReorderedFastTyped<uint64_t>(r, c, loop, sort, threads, skipped);
+    default: return false;
+  }
+}
+
 // Element scatter, reordered by destination but stable: per destination the
 // update order is kept, so results equal the sequential ones bit for bit.
 // With `sort`, a full sort by destination (VQSort on destination<<bits|seq
@@ -855,6 +1106,21 @@ ScatterReport Scatter(const ScatterRequest& r) {
     if ((exact || same_replace) &&
         !(r.combiner && r.combiner->nin() == 1) && RunElementFast(r, c, exact, &skipped)) {
       report.plan = ScatterPlan::kElement;
+      report.updates_skipped = skipped;
+      report.updates_applied = c.num_rows - skipped;
+      return report;
+    }
+  }
+  // So do the reordered plans on the element shape.
+  if (r.force_plan == ScatterPlan::kPartitioned || r.force_plan == ScatterPlan::kSortedParallel) {
+    const Loop* exact = ExactLoop(r);
+    const bool same_replace = !r.combiner && c.num_operands == 1 && r.updates.size() == 1 &&
+                              r.updates[0].dtype == r.operands[0].dtype;
+    const bool sort = r.force_plan == ScatterPlan::kSortedParallel;
+    int64_t skipped = 0;
+    if ((exact || same_replace) && !(r.combiner && r.combiner->nin() == 1) &&
+        RunReorderedFast(r, c, exact, sort, sort ? r.max_threads : 1, &skipped)) {
+      report.plan = r.force_plan;
       report.updates_skipped = skipped;
       report.updates_applied = c.num_rows - skipped;
       return report;
