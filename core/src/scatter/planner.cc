@@ -510,6 +510,15 @@ struct IndexColumn {
     return static_cast<uint64_t>(Wrapped(v)) >= static_cast<uint64_t>(size);
   }
   int64_t Resolved(int64_t i) const { return Wrapped(Read(i)); }
+  // Where index i lands under a policy, or -1 when the policy drops it
+  // (after CheckAll for the raise policies).
+  int64_t Land(int64_t i, Bounds bounds) const {
+    const int64_t v = Resolved(i);
+    if (static_cast<uint64_t>(v) < static_cast<uint64_t>(size) || bounds == Bounds::kUnchecked) {
+      return v;
+    }
+    return bounds == Bounds::kClip ? (v < 0 ? 0 : size - 1) : -1;
+  }
 
   // Contiguous and aligned int64/int32: the Highway pass applies.
   bool Dense() const {
@@ -691,19 +700,12 @@ void RowsFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const Loo
                    const RowRun& run, int64_t* skipped) {
   const ArrayView& op = r.operands[0];
   const IndexColumn<I> col(r, c);
-  const int64_t size = col.size, n = col.n, row_stride = op.strides[col.dim];
+  const int64_t n = col.n, row_stride = op.strides[col.dim];
   const int64_t ustep = c.row_update_strides[0][0];
   const int64_t item = static_cast<int64_t>(op.itemsize());
   char* const up = r.updates[0].data;
   if (r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise) col.CheckAll(0, n);
-  // The row a start index lands on, or -1 when the bounds policy drops it.
-  auto land = [&](int64_t i) -> int64_t {
-    const int64_t v = col.Resolved(i);
-    if (static_cast<uint64_t>(v) < static_cast<uint64_t>(size) || r.bounds == Bounds::kUnchecked) {
-      return v;
-    }
-    return r.bounds == Bounds::kClip ? (v < 0 ? 0 : size - 1) : -1;
-  };
+  auto land = [&](int64_t i) { return col.Land(i, r.bounds); };
   const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
   const bool contig = run.op_step == item && (run.upd_step == item || run.upd_step == 0);
   const LoopFn fn = !r.combiner ? nullptr
@@ -813,13 +815,7 @@ bool ReorderedFastTyped(const ScatterRequest& r, const CanonicalScatter& c, cons
   while ((int64_t{1} << dest_bits) < size) ++dest_bits;
   if (slot_bits + dest_bits > 63) return false;
   if (r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise) col.CheckAll(0, n);
-  auto land = [&](int64_t i) -> int64_t {
-    const int64_t v = col.Resolved(i);
-    if (static_cast<uint64_t>(v) < static_cast<uint64_t>(size) || r.bounds == Bounds::kUnchecked) {
-      return v;
-    }
-    return r.bounds == Bounds::kClip ? (v < 0 ? 0 : size - 1) : -1;
-  };
+  auto land = [&](int64_t i) { return col.Land(i, r.bounds); };
   const int workers = n >= kParallelMinUpdates ? std::max(1, std::min(threads, 2)) : 1;
   // Partitioned: blocks of target that fit in L2 while they take their
   // updates. Sorted: a few large blocks (VQSort does not need them in
