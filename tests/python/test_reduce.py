@@ -296,3 +296,23 @@ def test_strided_multi_axis_reductions_follow_numpys_buffer_order(rng):
             assert bits(ux.add.reduce(view, axis=axis)) == bits(np.add.reduce(view, axis=axis)), (trial, axis)
         h = a[:, ::2, ::3].astype(np.float16)
         assert_same(ux.multiply.reduce(h, axis=(1, 2)), np.multiply.reduce(h, axis=(1, 2)), 0, "half")
+
+
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor"])
+def test_logical_bool_reductions_every_length_and_position(name):
+    # The Highway reduce slot of '??->?': one flipped element at every
+    # position of every length around the vector widths, and bool views of
+    # bytes other than 0 and 1 (NumPy counts any nonzero byte as true).
+    nu, ux_f = getattr(np, name), getattr(ux, name)
+    for n in range(0, 150):
+        for fill in (False, True):
+            for pos in sorted({0, n // 2, n - 1}) if n else [None]:
+                a = np.full(n, fill)
+                if pos is not None:
+                    a[pos] = not fill
+                assert ux_f.reduce(a) == nu.reduce(a), (n, fill, pos)
+    raw = np.array([2, 0, 7, 1, 255] * 30, np.uint8)
+    for n in (5, 64, 150):
+        b = raw[:n].view(np.bool_)
+        assert ux_f.reduce(b) == nu.reduce(b)
+        assert ux_f.reduce(b[::-1]) == nu.reduce(b[::-1])

@@ -83,6 +83,8 @@ class LoopRecord:
         lane = LANE[self.ins[0]]
         if self.simd_reduce == "ReducePairwise":
             return f"ReducePairwise<{lane}>"
+        if self.outs == "?":  # logical ops on bools: the op gives a mask
+            return f"ReducePred<s::{self.simd}, {lane}>"
         return f"ReduceLanes<s::{self.simd}, {lane}>"
 
     def reduce_args(self):

@@ -118,6 +118,57 @@ int Pred2(const LoopContext&, char* const* args, const int64_t* dims,
   return 0;
 }
 
+// Reduce slot of the logical ufuncs on bools ('??->?'): the op gives a mask
+// (nonzero bytes are true), accumulators hold 0/1 bytes. Logical and, or
+// and xor are associative and commutative, so lanes may combine in any
+// order.
+template <class Op, class T>
+int ReducePred(const LoopContext&, char* const* args, const int64_t* dims,
+               const int64_t*, void*) noexcept {
+  const hn::ScalableTag<T> d;
+  const hn::CappedTag<T, 1> d1;
+  const Op op;
+  const size_t N = hn::Lanes(d), n = static_cast<size_t>(dims[0]);
+  const T* a = reinterpret_cast<const T*>(args[1]);
+  T* acc = reinterpret_cast<T*>(args[0]);
+  const auto ones = hn::Set(d, T{1});
+  auto step = [&](auto v, auto x) { return hn::IfThenElseZero(op(d, v, x), ones); };
+  auto one = [&](T x, T y) {
+    return static_cast<T>(hn::AllFalse(d1, op(d1, hn::Set(d1, x), hn::Set(d1, y))) ? 0 : 1);
+  };
+  // An absorbing value (false for and, true for or) ends the scan early,
+  // as NumPy's loops do; the accumulators are checked between chunks.
+  const bool absorbs0 = one(0, 0) == 0 && one(0, 1) == 0;
+  const bool absorbs1 = one(1, 0) == 1 && one(1, 1) == 1;
+  T r = static_cast<T>(*acc != 0);
+  if ((absorbs0 && r == 0) || (absorbs1 && r == 1)) return 0;
+  size_t i = 0;
+  if (n >= 4 * N) {
+    constexpr size_t kChunk = 4096;
+    auto v0 = step(hn::LoadU(d, a), hn::LoadU(d, a + N));
+    auto v1 = step(hn::LoadU(d, a + 2 * N), hn::LoadU(d, a + 3 * N));
+    i = 4 * N;
+    while (i + 2 * N <= n) {
+      const size_t end = i + std::min(kChunk, (n - i) / (2 * N) * (2 * N));
+      for (; i < end; i += 2 * N) {
+        v0 = step(v0, hn::LoadU(d, a + i));
+        v1 = step(v1, hn::LoadU(d, a + i + N));
+      }
+      const auto set = hn::Ne(step(v0, v1), hn::Zero(d));
+      if ((absorbs0 && !hn::AllTrue(d, set)) || (absorbs1 && !hn::AllFalse(d, set))) {
+        *acc = static_cast<T>(absorbs1 && !hn::AllFalse(d, set));
+        return 0;
+      }
+    }
+    HWY_ALIGN T lanes[HWY_MAX_BYTES / sizeof(T)];
+    hn::Store(step(v0, v1), d, lanes);
+    for (size_t j = 0; j < N; ++j) r = one(r, lanes[j]);
+  }
+  for (; i < n; ++i) r = one(r, a[i]);
+  *acc = static_cast<T>(r != 0);
+  return 0;
+}
+
 // Reduce slot for a contiguous input when the op may be applied in any
 // order without changing the result (integer add/multiply/bitwise, min/max):
 // four vector accumulators, then lanes and tail one at a time through the

@@ -68,7 +68,8 @@ def lower_index(a, index):
         pos += 1
     view = a[tuple(basic)]
     try:
-        arrays = np.broadcast_arrays(*arrays)
+        if len(arrays) > 1:
+            arrays = np.broadcast_arrays(*arrays)
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                          "with shapes " + " ".join(str(np.shape(x)) for x in arrays)) from None
@@ -112,7 +113,7 @@ def ufunc_at(ufunc, a, indices, b=None):
         if np.may_share_memory(b, a):
             b = b.copy()
         try:
-            upd = np.broadcast_to(b, shape)
+            upd = b if b.shape == shape else np.broadcast_to(b, shape)
         except ValueError:
             raise ValueError("array is not broadcastable to correct shape") from None
     if np.may_share_memory(idx, a):
