@@ -9,7 +9,11 @@ namespace ufuncx::internal {
 struct IndexScan {
   bool in_range = true;          // lo <= p[i] < hi for every i
   bool has_negative = false;     // some p[i] < 0
-  int64_t equal_neighbours = 0;  // i with p[i] == p[i + 1]
+  // Runs, from a prefix of the array: of `pairs_sampled` neighbour pairs
+  // (p[i], p[i + 1]), how many are equal.
+  int64_t pairs_sampled = 0;
+  int64_t equal_neighbours = 0;
+  bool runs() const { return pairs_sampled > 0 && equal_neighbours * 2 >= pairs_sampled; }
 };
 
 // One Highway pass over a contiguous index array p[0..n).

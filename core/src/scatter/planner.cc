@@ -580,7 +580,7 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
   if (raise && !fused) {  // every index checked before the first write
     const internal::IndexScan scan = col.CheckAll(0, n);
     has_negative = scan.has_negative;
-    runs = scan.equal_neighbours * 2 >= n;
+    runs = scan.runs();
   }
   const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
   const size_t item = op.itemsize();
@@ -615,15 +615,28 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
       // are checked while they sit in L1, then applied; the target is saved
       // first and restored if a later block fails, so a failed call still
       // changes nothing.
-      Array saved = Array::CopyOf(op);
+      // A C-contiguous target is saved in (reused) scratch memory.
+      const bool flat = op.IsCContiguous();
+      const size_t target_bytes = static_cast<size_t>(ShapeSize(op.shape)) * op.itemsize();
+      ScratchBuffer saved_flat(flat ? static_cast<int64_t>(target_bytes) : 0);
+      std::optional<Array> saved;
+      if (flat) {
+        std::memcpy(saved_flat.get(), op.data, target_bytes);
+      } else {
+        saved = Array::CopyOf(op);
+      }
       for (int64_t start = 0; start < n; start += kFusedBlock) {
         const int64_t m = std::min(kFusedBlock, n - start);
         try {
           const internal::IndexScan scan = col.CheckAll(start, start + m);
           apply(ip + start * istep, m, up + start * ustep, scan.has_negative,
-                scan.equal_neighbours * 2 >= m);
+                scan.runs());
         } catch (...) {
-          CopyInto(op, saved.view());
+          if (flat) {
+            std::memcpy(op.data, saved_flat.get(), target_bytes);
+          } else {
+            CopyInto(op, saved->view());
+          }
           throw;
         }
       }
