@@ -476,6 +476,32 @@ void WithItemSize(int64_t item, F&& f) {
   }
 }
 
+// f(w) for workers w = 0..workers-1, w = 0 on the calling thread; the
+// first exception any of them throws is rethrown after all have finished.
+template <class F>
+void RunWorkers(int workers, F&& f) {
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(workers));
+  for (int w = 1; w < workers; ++w) {
+    pool.emplace_back([&, w] {
+      try {
+        f(w);
+      } catch (...) {
+        errors[w] = std::current_exception();
+      }
+    });
+  }
+  try {
+    f(0);
+  } catch (...) {
+    errors[0] = std::current_exception();
+  }
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
 // One index per row, all into operand dim `dim` - the shape both fast paths
 // take (element scatter and row scatter): reads the column of start indices
 // and checks it under the raise policies.
@@ -726,16 +752,20 @@ void RowsFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const Loo
                                                    : loop->slots.strided;
   const internal::CastFn copy = r.combiner ? nullptr : internal::GetCast(op.dtype, op.dtype);
   // Prefetch distance: about 4 KiB of destinations ahead; only for dense
-  // rows short enough that the hardware prefetcher has not caught on.
+  // rows short enough that the hardware prefetcher has not caught on, in
+  // targets larger than L2 (in L2 the prefetches only cost).
   const int64_t row_bytes = run.len * item;
-  const bool prefetch = run.op_step == item && row_bytes <= 4096;
+  const bool prefetch = run.op_step == item && row_bytes <= 4096 &&
+                        ShapeSize(op.shape) * item > kL2Bytes;
   const int64_t ahead = prefetch ? std::clamp<int64_t>(4096 / std::max<int64_t>(row_bytes, 1), 1, 16) : 0;
+  // (Two workers splitting the destination rows were measured slower on
+  // the 2-core development machine: the pass is bound by memory.)
   int64_t len = run.len;
   for (int64_t i = 0; i < n; ++i) {
     if (ahead && i + ahead < n) {
-      const int64_t w = land(i + ahead);
-      if (w >= 0) {
-        const char* p = op.data + w * row_stride;
+      const int64_t next = land(i + ahead);
+      if (next >= 0) {
+        const char* p = op.data + next * row_stride;
         for (int64_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(p + b, 1);
       }
     }
@@ -841,28 +871,7 @@ bool ReorderedFastTyped(const ScatterRequest& r, const CanonicalScatter& c, cons
     while ((int64_t{2} << shift) * item <= kL2Bytes / 4) ++shift;
   }
   const int64_t nblocks = ((size - 1) >> shift) + 1;
-  auto parallel = [&](auto&& f) {  // f(w) for every worker w; w = 0 on this thread
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(workers);
-    for (int w = 1; w < workers; ++w) {
-      pool.emplace_back([&, w] {
-        try {
-          f(w);
-        } catch (...) {
-          errors[w] = std::current_exception();
-        }
-      });
-    }
-    try {
-      f(0);
-    } catch (...) {
-      errors[0] = std::current_exception();
-    }
-    for (std::thread& t : pool) t.join();
-    for (const std::exception_ptr& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
-  };
+  auto parallel = [&](auto&& f) { RunWorkers(workers, f); };
   auto slice = [&](int w) { return std::pair{n * w / workers, n * (w + 1) / workers}; };
   // Pass 1: counts per block and worker; the last slot counts dropped updates.
   std::vector<std::vector<int64_t>> count(workers, std::vector<int64_t>(nblocks + 1, 0));
