@@ -177,6 +177,28 @@ inline int IndexedRuns(char* base, int64_t n, OffsetOf offset_of, UpdAt upd_at) 
   return status;
 }
 
+// The checking body (IndexedIndices::stop): index_at(i) reads index i; the
+// first one outside [0, size) ends the loop before it is applied. An index
+// is checked where a run starts, so the check costs one compare per run.
+// Runs are combined in a register. (This run-by-run form measured as fast
+// as the plain loop on random indices too, where the form that tests the
+// next index after each update did not: it is the only checking body.)
+template <class Op, int Nin, class T, class IndexAt, class UpdAt>
+inline int IndexedRunsChecked(char* base, int64_t n, uint64_t size, int64_t stride,
+                              IndexAt index_at, UpdAt upd_at, int64_t* stop) {
+  int status = 0;
+  int64_t i = 0;
+  while (i < n) {
+    const int64_t v = index_at(i);
+    if (static_cast<uint64_t>(v) >= size) break;
+    T cur = IndexedStep<Op, Nin, T>(status, LoadElem<T>(base + v * stride), upd_at(i));
+    for (++i; i < n && index_at(i) == v; ++i) cur = IndexedStep<Op, Nin, T>(status, cur, upd_at(i));
+    StoreElem(base + v * stride, cur);
+  }
+  *stop = i;
+  return status;
+}
+
 template <class Op, int Nin, class T, class OffsetOf>
 inline int IndexedPick(char* const* args, const int64_t* steps, int64_t n, bool runs,
                        OffsetOf offset_of) {
@@ -201,6 +223,19 @@ int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
     const char* idx = args[1];
     const int64_t is = steps[1], size = ix->size, stride = ix->stride;
     constexpr int64_t kItem = sizeof(T);
+    if (ix->stop) {  // unchecked indices (never wrapped): check as they come
+      const char* upd = Nin == 2 ? args[2] : nullptr;
+      const int64_t us = Nin == 2 ? steps[2] : 0;
+      auto body = [&](auto index_at, auto upd_at, auto item) {
+        return IndexedRunsChecked<Op, Nin, T>(args[0], n, size, item, index_at, upd_at, ix->stop);
+      };
+      if (is == 8 && stride == kItem && us == kItem) {  // the dense case, scaled addressing
+        return body([&](int64_t i) { return LoadElem<int64_t>(idx + i * 8); },
+                    [&](int64_t i) { return upd + i * kItem; }, kItem);
+      }
+      return body([&](int64_t i) { return LoadElem<int64_t>(idx + i * is); },
+                  [&](int64_t i) { return upd + i * us; }, stride);
+    }
     if (ix->wrap) {
       return IndexedPick<Op, Nin, T>(args, steps, n, ix->runs, [&](int64_t i) {
         const int64_t v = LoadElem<int64_t>(idx + i * is);

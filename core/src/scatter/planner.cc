@@ -42,7 +42,6 @@ using internal::CanonicalScatter;
 
 constexpr int64_t kL2Bytes = int64_t{1} << 20;
 constexpr int64_t kChunk = 256;  // offsets per batch: stays in L1 beside the target
-constexpr int64_t kFusedBlock = 2048;  // indices checked, then applied, per block
 constexpr int64_t kParallelMinUpdates = int64_t{1} << 16;  // below: one thread
 constexpr int64_t kSortBlocks = 16;  // destination blocks of the sorted plan
 
@@ -637,12 +636,13 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
         apply(ip, n, up, has_negative, runs);
         return true;
       }
-      // Small target, many updates: one pass instead of two. Blocks of indices
-      // are checked while they sit in L1, then applied; the target is saved
-      // first and restored if a later block fails, so a failed call still
-      // changes nothing.
-      // A C-contiguous target is saved in (reused) scratch memory.
-      const bool flat = op.IsCContiguous();
+      // Small target, many updates: one pass instead of two. The loop checks
+      // each index as it goes (a compare where the index changes) and stops
+      // before the first one outside [0, size); the target is saved first.
+      // After a stop - an index out of range, or a negative one to wrap -
+      // the target is restored and the two-pass path runs: it raises, or
+      // wraps. Either way a failed call changes nothing.
+      const bool flat = op.IsCContiguous();  // then saved in reused scratch
       const size_t target_bytes = static_cast<size_t>(ShapeSize(op.shape)) * op.itemsize();
       ScratchBuffer saved_flat(flat ? static_cast<int64_t>(target_bytes) : 0);
       std::optional<Array> saved;
@@ -651,21 +651,28 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
       } else {
         saved = Array::CopyOf(op);
       }
-      for (int64_t start = 0; start < n; start += kFusedBlock) {
-        const int64_t m = std::min(kFusedBlock, n - start);
-        try {
-          const internal::IndexScan scan = col.CheckAll(start, start + m);
-          apply(ip + start * istep, m, up + start * ustep, scan.has_negative,
-                scan.runs());
-        } catch (...) {
-          if (flat) {
-            std::memcpy(op.data, saved_flat.get(), target_bytes);
-          } else {
-            CopyInto(op, saved->view());
-          }
-          throw;
+      auto restore = [&] {
+        if (flat) {
+          std::memcpy(op.data, saved_flat.get(), target_bytes);
+        } else {
+          CopyInto(op, saved->view());
         }
+      };
+      int64_t stop = 0;
+      try {
+        IndexedIndices ix{size, stride, false, true, &stop};
+        char* args[3] = {op.data, const_cast<char*>(ip), up};
+        const int64_t steps[3] = {0, istep, ustep};
+        int64_t count = n;
+        CheckStatus(loop->slots.indexed(ctx, args, &count, steps, &ix));
+      } catch (...) {
+        restore();
+        throw;
       }
+      if (stop == n) return true;
+      restore();
+      const internal::IndexScan scan = col.CheckAll(0, n);
+      apply(ip, n, up, scan.has_negative, scan.runs());
       return true;
     }
   }
