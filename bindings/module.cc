@@ -610,6 +610,14 @@ PYBIND11_MODULE(_core, m) {
         pyb::gil_scoped_release release;
         torchlike::ScatterReduce(s, dim, i, u, r, include_self);
       });
+  m.def("_at", [](pyb::handle ufunc, pyb::handle a, pyb::handle index, pyb::handle b) {
+        // ufunc.at with one integer index array: the C++ front end directly.
+        const Ufunc& u = ufunc.cast<const PyUfunc&>().u();
+        const ArrayView av = TargetView(a, "operand"), iv = InputView(index, "scatter_indices"),
+                        bv = InputView(b, "updates");
+        pyb::gil_scoped_release release;
+        At(u, av, std::span<const ArrayView>(&iv, 1), &bv);
+      });
   m.def("_torch_index_add", [](pyb::handle self, int64_t dim, pyb::handle index,
                                pyb::handle source) {
         const ArrayView s = TargetView(self, "self"), i = InputView(index, "index"),

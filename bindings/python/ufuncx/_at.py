@@ -105,6 +105,17 @@ def ufunc_at(ufunc, a, indices, b=None):
         raise ValueError("at is only supported for unary and binary ufuncs")
     if not isinstance(a, np.ndarray):
         raise TypeError("first operand must be a numpy.ndarray")
+    if (b is not None and type(indices) is np.ndarray and indices.dtype.kind in "iu"
+            and indices.ndim >= 1 and a.ndim >= 1):
+        # The common form, a[int_array] (op)= b, goes to the C++ front end,
+        # which lowers it the same way without the Python steps below.
+        b = np.asarray(b)
+        if np.may_share_memory(b, a):
+            b = b.copy()
+        if np.may_share_memory(indices, a):
+            indices = indices.copy()
+        _core._at(ufunc, a, indices, b)
+        return
     view, idx, ivd, positions, shape, window_dims = lower_index(a, indices)
     if b is None:
         upd = np.broadcast_to(np.zeros((), view.dtype), shape)
