@@ -501,6 +501,22 @@ void RunWorkers(int workers, F&& f) {
   }
 }
 
+// f(I{}) with I the C++ type of an integer index dtype; false for others.
+template <class F>
+bool WithIndexType(DType t, F&& f) {
+  switch (t) {
+    case DType::kInt8: return f(int8_t{});
+    case DType::kUInt8: return f(uint8_t{});
+    case DType::kInt16: return f(int16_t{});
+    case DType::kUInt16: return f(uint16_t{});
+    case DType::kInt32: return f(int32_t{});
+    case DType::kUInt32: return f(uint32_t{});
+    case DType::kInt64: return f(int64_t{});
+    case DType::kUInt64: return f(uint64_t{});
+    default: return false;
+  }
+}
+
 // One index per row, all into operand dim `dim` - the shape both fast paths
 // take (element scatter and row scatter): reads the column of start indices
 // and checks it under the raise policies.
@@ -717,17 +733,9 @@ bool RunElementFast(const ScatterRequest& r, const CanonicalScatter& c, const Lo
   for (int64_t e : c.window_extent) {
     if (e != 1) return false;
   }
-  switch (r.indices.dtype) {
-    case DType::kInt8: return ElementFastTyped<int8_t>(r, c, loop, skipped);
-    case DType::kUInt8: return ElementFastTyped<uint8_t>(r, c, loop, skipped);
-    case DType::kInt16: return ElementFastTyped<int16_t>(r, c, loop, skipped);
-    case DType::kUInt16: return ElementFastTyped<uint16_t>(r, c, loop, skipped);
-    case DType::kInt32: return ElementFastTyped<int32_t>(r, c, loop, skipped);
-    case DType::kUInt32: return ElementFastTyped<uint32_t>(r, c, loop, skipped);
-    case DType::kInt64: return ElementFastTyped<int64_t>(r, c, loop, skipped);
-    case DType::kUInt64: return ElementFastTyped<uint64_t>(r, c, loop, skipped);
-    default: return false;
-  }
+  return WithIndexType(r.indices.dtype, [&](auto tag) {
+    return ElementFastTyped<decltype(tag)>(r, c, loop, skipped);
+  });
 }
 
 // Row scatter with exact dtypes and one operand: one start index per row
@@ -828,17 +836,10 @@ bool RunRowsFast(const ScatterRequest& r, const CanonicalScatter& c, const Loop*
                  int64_t* skipped) {
   const std::optional<RowRun> run = RowScatterRun(r, c, loop);
   if (!run) return false;
-  switch (r.indices.dtype) {
-    case DType::kInt8: RowsFastTyped<int8_t>(r, c, loop, *run, skipped); return true;
-    case DType::kUInt8: RowsFastTyped<uint8_t>(r, c, loop, *run, skipped); return true;
-    case DType::kInt16: RowsFastTyped<int16_t>(r, c, loop, *run, skipped); return true;
-    case DType::kUInt16: RowsFastTyped<uint16_t>(r, c, loop, *run, skipped); return true;
-    case DType::kInt32: RowsFastTyped<int32_t>(r, c, loop, *run, skipped); return true;
-    case DType::kUInt32: RowsFastTyped<uint32_t>(r, c, loop, *run, skipped); return true;
-    case DType::kInt64: RowsFastTyped<int64_t>(r, c, loop, *run, skipped); return true;
-    case DType::kUInt64: RowsFastTyped<uint64_t>(r, c, loop, *run, skipped); return true;
-    default: return false;
-  }
+  return WithIndexType(r.indices.dtype, [&](auto tag) {
+    RowsFastTyped<decltype(tag)>(r, c, loop, *run, skipped);
+    return true;
+  });
 }
 
 // Element scatter reordered by destination, for the element shape (one
@@ -968,17 +969,9 @@ bool RunReorderedFast(const ScatterRequest& r, const CanonicalScatter& c, const 
                         !r.updates.empty() && r.init == Init::kIncludeTarget &&
                         r.finalize == Finalize::kNone;
   if (!shape_ok || (r.combiner && (!loop || !loop->slots.indexed))) return false;
-  switch (r.indices.dtype) {
-    case DType::kInt8: return ReorderedFastTyped<int8_t>(r, c, loop, sort, threads, skipped);
-    case DType::kUInt8: return ReorderedFastTyped<uint8_t>(r, c, loop, sort, threads, skipped);
-    case DType::kInt16: return ReorderedFastTyped<int16_t>(r, c, loop, sort, threads, skipped);
-    case DType::kUInt16: return ReorderedFastTyped<uint16_t>(r, c, loop, sort, threads, skipped);
-    case DType::kInt32: return ReorderedFastTyped<int32_t>(r, c, loop, sort, threads, skipped);
-    case DType::kUInt32: return ReorderedFastTyped<uint32_t>(r, c, loop, sort, threads, skipped);
-    case DType::kInt64: return ReorderedFastTyped<int64_t>(r, c, loop, sort, threads, skipped);
-    case DType::kUInt64: return ReorderedFastTyped<uint64_t>(r, c, loop, sort, threads, skipped);
-    default: return false;
-  }
+  return WithIndexType(r.indices.dtype, [&](auto tag) {
+    return ReorderedFastTyped<decltype(tag)>(r, c, loop, sort, threads, skipped);
+  });
 }
 
 // Element scatter, reordered by destination but stable: per destination the
@@ -1118,48 +1111,32 @@ ScatterReport Scatter(const ScatterRequest& r) {
   const CanonicalScatter c = internal::Canonicalize(r);
   Walker walker(r, c);
   ScatterReport report;
-  // The common element scatter skips the general walker entirely.
-  if ((r.force_plan == ScatterPlan::kAuto || r.force_plan == ScatterPlan::kElement) &&
-      r.init == Init::kIncludeTarget && r.finalize == Finalize::kNone) {
-    const Loop* exact = ExactLoop(r);
-    const bool same_replace = !r.combiner && c.num_operands == 1 &&
-                              r.updates.size() == 1 && r.updates[0].dtype == r.operands[0].dtype;
-    // Measured (benchmarks/scatter.py): this path beats the partitioned and
-    // sorted plans at every target size up to 1e7 elements on the 2-core
-    // development machine, so auto always takes it when it applies.
+  // The common shapes (one index per update, or per row of one run) skip
+  // the general walker entirely when the dtypes need no casts.
+  const Loop* exact = ExactLoop(r);
+  const bool typed = exact || (!r.combiner && c.num_operands == 1 && r.updates.size() == 1 &&
+                               r.updates[0].dtype == r.operands[0].dtype);
+  if (typed && r.init == Init::kIncludeTarget && r.finalize == Finalize::kNone &&
+      !(r.combiner && r.combiner->nin() == 1)) {
+    const ScatterPlan p = r.force_plan;
+    const bool sort = p == ScatterPlan::kSortedParallel;
     int64_t skipped = 0;
-    if ((exact || same_replace) &&
-        !(r.combiner && r.combiner->nin() == 1) && RunElementFast(r, c, exact, &skipped)) {
-      report.plan = ScatterPlan::kElement;
-      report.updates_skipped = skipped;
-      report.updates_applied = c.num_rows - skipped;
-      return report;
+    ScatterPlan ran = ScatterPlan::kAuto;
+    // Measured (benchmarks/scatter.py): the element path beats the
+    // partitioned and sorted plans at every target size up to 1e7 elements
+    // on the 2-core development machine, so auto always takes it.
+    if ((p == ScatterPlan::kAuto || p == ScatterPlan::kElement) &&
+        RunElementFast(r, c, exact, &skipped)) {
+      ran = ScatterPlan::kElement;
+    } else if ((p == ScatterPlan::kPartitioned || sort) &&
+               RunReorderedFast(r, c, exact, sort, sort ? r.max_threads : 1, &skipped)) {
+      ran = p;
+    } else if ((p == ScatterPlan::kAuto || p == ScatterPlan::kWindowRuns) &&
+               RunRowsFast(r, c, exact, &skipped)) {
+      ran = ScatterPlan::kWindowRuns;
     }
-  }
-  // So do the reordered plans on the element shape.
-  if (r.force_plan == ScatterPlan::kPartitioned || r.force_plan == ScatterPlan::kSortedParallel) {
-    const Loop* exact = ExactLoop(r);
-    const bool same_replace = !r.combiner && c.num_operands == 1 && r.updates.size() == 1 &&
-                              r.updates[0].dtype == r.operands[0].dtype;
-    const bool sort = r.force_plan == ScatterPlan::kSortedParallel;
-    int64_t skipped = 0;
-    if ((exact || same_replace) && !(r.combiner && r.combiner->nin() == 1) &&
-        RunReorderedFast(r, c, exact, sort, sort ? r.max_threads : 1, &skipped)) {
-      report.plan = r.force_plan;
-      report.updates_skipped = skipped;
-      report.updates_applied = c.num_rows - skipped;
-      return report;
-    }
-  }
-  // Rows of one run each skip it too.
-  if ((r.force_plan == ScatterPlan::kAuto || r.force_plan == ScatterPlan::kWindowRuns) &&
-      r.init == Init::kIncludeTarget && r.finalize == Finalize::kNone) {
-    const Loop* exact = ExactLoop(r);
-    const bool same_replace = !r.combiner && c.num_operands == 1 && r.updates.size() == 1 &&
-                              r.updates[0].dtype == r.operands[0].dtype;
-    int64_t skipped = 0;
-    if ((exact || same_replace) && RunRowsFast(r, c, exact, &skipped)) {
-      report.plan = ScatterPlan::kWindowRuns;
+    if (ran != ScatterPlan::kAuto) {
+      report.plan = ran;
       report.updates_skipped = skipped;
       report.updates_applied = c.num_rows * c.window_size - skipped;
       return report;
@@ -1172,7 +1149,6 @@ ScatterReport Scatter(const ScatterRequest& r) {
   if (r.init == Init::kValueAtHits) ApplyInit(r, walker);
 
   const int n = c.num_operands;
-  const Loop* exact = ExactLoop(r);
   const bool unary = r.combiner && r.combiner->nin() == n;
   if (!r.combiner && static_cast<int>(r.updates.size()) != n) {
     throw ValueError("scatter: replacing needs one updates array per operand");
