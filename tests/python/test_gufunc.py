@@ -114,6 +114,40 @@ def test_large_matmul_matches(rng):
         close(ux.matmul(a, b), np.matmul(a, b), str(dt))
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex64, np.complex128])
+def test_large_products_in_every_layout(dt, rng):
+    # Large products run on rows of unit stride and copy operands (or the
+    # result) that lack them: transposed, strided, reversed, broadcast rows.
+    a, b = operand(dt, (96, 130), rng), operand(dt, (130, 70), rng)
+    big_a, big_b = operand(dt, (192, 260), rng), operand(dt, (260, 140), rng)
+    layouts = [(a, b), (np.asfortranarray(a), b), (a, np.asfortranarray(b)),
+               (big_a[::2, ::2], big_b[::2, ::2]), (big_a[::-2, 1::2], big_b[::-2, ::-2]),
+               (np.broadcast_to(a[:1], a.shape), b)]
+    eps = np.finfo(dt).eps
+
+    def near(got, x, y, what):
+        # Error bound of a dot product of length k: k * eps * (|x| @ |y|).
+        want = np.matmul(x.astype(np.complex256), y.astype(np.complex256))
+        bound = x.shape[-1] * eps * np.matmul(np.abs(x).astype(np.float64), np.abs(y).astype(np.float64))
+        assert got.dtype == np.dtype(dt) and got.shape == want.shape, what
+        assert (np.abs(got - want) <= bound).all(), what
+
+    for i, (x, y) in enumerate(layouts):
+        near(ux.matmul(x, y), x, y, f"{dt} layout {i}")
+        out = np.zeros((70, 96), dt).T
+        got = ux.matmul(x, y, out=out)
+        assert got is out
+        near(out, x, y, f"{dt} layout {i} into a transposed out")
+        wide = np.full((96, 140), 7, dt)
+        ux.matmul(x, y, out=wide[:, ::2])
+        near(wide[:, ::2], x, y, f"{dt} layout {i} into a strided out")
+        assert (wide[:, 1::2] == 7).all()
+    v, w = operand(dt, (40, 1000), rng), operand(dt, (40, 1000), rng)
+    near(ux.vecdot(v, w)[:, None, None], np.conj(v)[:, None, :], w[:, :, None], f"{dt} vecdot")
+    m, u = big_a[:, ::2], big_b[::2, 0]
+    near(ux.matvec(m, u)[:, None], m, u[:, None], f"{dt} matvec")
+
+
 def test_axes_axis_and_keepdims(rng):
     a, b, x = rng.random((3, 4, 5)), rng.random((5, 4)), rng.random((3, 4))
     cases = [
