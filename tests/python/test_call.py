@@ -69,6 +69,32 @@ def test_simd_counts_and_layouts(name, dtype, rng):
                 assert_same(u(*args), nu(*args), ulp, f"{name} strided rhs")
 
 
+@pytest.mark.parametrize("dtype", ["f4", "f8", "i8"])
+def test_streaming_stores_for_large_operands(dtype, rng):
+    """Loops over more than 16 MB write with streaming stores from the first
+    aligned vector on: every start offset (element-aligned or not), odd
+    lengths, in place, and with a broadcast operand."""
+    item = np.dtype(dtype).itemsize
+    n = (24 << 20) // (3 * item) + 5
+    a = random_values(dtype, n + 8, rng)
+    b = random_values(dtype, n + 8, rng)
+    for off in (0, 1, 3):
+        x, y = a[off:off + n], b[off + 1:off + 1 + n]
+        np.testing.assert_array_equal(ux.add(x, y), np.add(x, y))
+        np.testing.assert_array_equal(ux.maximum(x, y[3]), np.maximum(x, y[3]))
+        z = x.copy()
+        assert ux.multiply(z, y, out=z) is z
+        np.testing.assert_array_equal(z, np.multiply(x, y))
+        if dtype != "i8":
+            np.testing.assert_array_equal(ux.sqrt(np.abs(x)), np.sqrt(np.abs(x)))
+    raw = np.full(n * item + 1, 7, np.uint8)
+    unaligned = raw[1:].view(dtype)  # not even element-aligned
+    assert not unaligned.flags.aligned
+    ux.add(a[:n], b[:n], out=unaligned)
+    np.testing.assert_array_equal(unaligned, np.add(a[:n], b[:n]))
+    assert raw[0] == 7
+
+
 def test_broadcasting_shapes(rng):
     a = rng.standard_normal((3, 1, 4))
     b = rng.standard_normal((5, 1))

@@ -10,6 +10,7 @@
 #define UFUNCX_SIMD_DRIVERS_INL_H_
 #endif
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include <cmath>
@@ -31,19 +32,48 @@ HWY_INLINE hn::VFromD<D> LoadArgTail(D d, const T* p, bool bcast, size_t i,
   return bcast ? hn::Set(d, *p) : LoadTail(d, p + i, count);
 }
 
+// Loops whose inputs and output together exceed this many bytes no longer
+// run in the last-level cache: they write the output with streaming stores,
+// which skip reading each output line before overwriting it. Measured for
+// float64 add: 0.35 ms against 0.48 ms at 1e6 elements (24 MB), 6.4 against
+// 9.0 ms at 1e7; at 12 MB and below plain stores stay faster.
+constexpr size_t kStreamMinBytes = size_t{16} << 20;
+
+// Writes o[0, n) from vectors: full(i) gives lanes [i, i + N), part(i, c)
+// the first c of them. With `stream`, whole vectors from the first aligned
+// one on go out as streaming stores (each element is still computed once).
+template <class D, class T, class Full, class Part>
+HWY_INLINE void StoreAll(D d, T* HWY_RESTRICT o, size_t n, bool stream, const Full& full,
+                         const Part& part) {
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  const size_t vec_bytes = N * sizeof(T);
+  const uintptr_t addr = reinterpret_cast<uintptr_t>(o);
+  if (stream && addr % sizeof(T) == 0) {
+    const size_t head = (vec_bytes - addr % vec_bytes) % vec_bytes / sizeof(T);
+    if (head) StoreTail(d, part(0, head), o, head);
+    for (i = head; i + N <= n; i += N) hn::Stream(full(i), d, o + i);
+    hwy::FlushStream();
+  } else {
+    for (; i + N <= n; i += N) hn::StoreU(full(i), d, o + i);
+  }
+  if (i < n) StoreTail(d, part(i, n - i), o + i, n - i);
+}
+
 // (T) -> T
 template <class Op, class T>
 int Map1(const LoopContext&, char* const* args, const int64_t* dims,
          const int64_t* steps, void*) noexcept {
   const hn::ScalableTag<T> d;
-  const size_t N = hn::Lanes(d), n = static_cast<size_t>(dims[0]);
+  const size_t n = static_cast<size_t>(dims[0]);
   const T* a = reinterpret_cast<const T*>(args[0]);
   T* o = reinterpret_cast<T*>(args[1]);
   const bool ba = steps[0] == 0;
   const Op op;
-  size_t i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(op(d, LoadArg(d, a, ba, i)), d, o + i);
-  if (i < n) StoreTail(d, op(d, LoadArgTail(d, a, ba, i, n - i)), o + i, n - i);
+  const bool stream = n * sizeof(T) * (ba ? 1 : 2) >= kStreamMinBytes;
+  StoreAll(
+      d, o, n, stream, [&](size_t i) { return op(d, LoadArg(d, a, ba, i)); },
+      [&](size_t i, size_t c) { return op(d, LoadArgTail(d, a, ba, i, c)); });
   return 0;
 }
 
@@ -52,27 +82,25 @@ template <class Op, class T>
 int Map2(const LoopContext&, char* const* args, const int64_t* dims,
          const int64_t* steps, void*) noexcept {
   const hn::ScalableTag<T> d;
-  const size_t N = hn::Lanes(d), n = static_cast<size_t>(dims[0]);
+  const size_t n = static_cast<size_t>(dims[0]);
   const T* a = reinterpret_cast<const T*>(args[0]);
   const T* b = reinterpret_cast<const T*>(args[1]);
   T* o = reinterpret_cast<T*>(args[2]);
   const bool ba = steps[0] == 0, bb = steps[1] == 0;
   const Op op;
-  size_t i = 0;
+  const bool stream = n * sizeof(T) * (1 + !ba + !bb) >= kStreamMinBytes;
+  auto part = [&](size_t i, size_t c) {
+    return op(d, LoadArgTail(d, a, ba, i, c), LoadArgTail(d, b, bb, i, c));
+  };
   if (!ba && !bb) {
     // The common case, kept free of the broadcast tests.
-    for (; i + N <= n; i += N) {
-      hn::StoreU(op(d, hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, o + i);
-    }
+    StoreAll(
+        d, o, n, stream, [&](size_t i) { return op(d, hn::LoadU(d, a + i), hn::LoadU(d, b + i)); },
+        part);
   } else {
-    for (; i + N <= n; i += N) {
-      hn::StoreU(op(d, LoadArg(d, a, ba, i), LoadArg(d, b, bb, i)), d, o + i);
-    }
-  }
-  if (i < n) {
-    const size_t r = n - i;
-    StoreTail(d, op(d, LoadArgTail(d, a, ba, i, r), LoadArgTail(d, b, bb, i, r)),
-              o + i, r);
+    StoreAll(
+        d, o, n, stream,
+        [&](size_t i) { return op(d, LoadArg(d, a, ba, i), LoadArg(d, b, bb, i)); }, part);
   }
   return 0;
 }
