@@ -56,6 +56,11 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
            where=True):
     """numpy.ufunc.reduce: reduce array's dimension(s) by applying the ufunc along them."""
     self._check_binary("reduce")
+    if (type(array) is np.ndarray and type(axis) is int and dtype is None and out is None
+            and where is True and initial is _NoValue and array.dtype.kind in "biufc"
+            and array.dtype.isnative):
+        # The common call, without the normalisations below.
+        return _core._reduce(self, array, (axis,), None, None, bool(keepdims), False, None, None)
     a = _operand(array, self.__name__)
     out = _out(out, "reduce")
     if where is True:
