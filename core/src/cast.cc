@@ -9,8 +9,37 @@
 namespace ufuncx::internal {
 namespace {
 
+// Same-type copies move bytes: memcpy when both sides are contiguous, else
+// one fixed-size load and store per element, four per iteration.
+template <size_t kSize>
+void CopyLoop(const char* src, int64_t ss, char* dst, int64_t ds, int64_t n) {
+  if (ss == static_cast<int64_t>(kSize) && ds == static_cast<int64_t>(kSize)) {
+    if (n > 0) std::memcpy(dst, src, static_cast<size_t>(n) * kSize);
+    return;
+  }
+  struct Bytes {
+    unsigned char b[kSize];
+  };
+  auto move = [&](int64_t i) {
+    Bytes v;
+    std::memcpy(&v, src + i * ss, kSize);
+    std::memcpy(dst + i * ds, &v, kSize);
+  };
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    move(i);
+    move(i + 1);
+    move(i + 2);
+    move(i + 3);
+  }
+  for (; i < n; ++i) move(i);
+}
+
 template <class From, class To>
 void CastLoop(const char* src, int64_t ss, char* dst, int64_t ds, int64_t n) {
+  if constexpr (std::is_same_v<From, To>) {
+    return CopyLoop<sizeof(From)>(src, ss, dst, ds, n);
+  }
   if (ss == static_cast<int64_t>(sizeof(From)) &&
       ds == static_cast<int64_t>(sizeof(To))) {
     for (int64_t i = 0; i < n; ++i) {

@@ -41,7 +41,7 @@ def test_every_loop_matches_numpy(name, sig, rng):
         assert_same(g, e, ulp, f"{name} {sig}")
 
 
-@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "less", "sqrt", "exp",
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "fmax", "fmin", "less", "sqrt", "exp",
                                   "negative", "logical_and", "divide", "equal", "absolute"])
 @pytest.mark.parametrize("dtype", ["i1", "u2", "i4", "i8", "u8", "f4", "f8"])
 def test_simd_counts_and_layouts(name, dtype, rng):

@@ -68,7 +68,9 @@ struct Element {
   template <size_t... I, size_t... J>
   static void Impl(char* const* p, int& status, std::index_sequence<I...>,
                    std::index_sequence<J...>) {
-    if constexpr (sizeof...(J) == 1) {
+    if constexpr (sizeof...(J) == 1 && requires { Op::Elementwise(In<Op, At<I>>(p[I])...); }) {
+      StoreElem(p[Nin], Convert<At<Nin>>(Op::Elementwise(In<Op, At<I>>(p[I])...)));
+    } else if constexpr (sizeof...(J) == 1) {
       StoreElem(p[Nin], Convert<At<Nin>>(Apply<Op>(status, In<Op, At<I>>(p[I])...)));
     } else {
       std::tuple<Compute<Op, At<Nin + J>>...> outs{};
@@ -82,12 +84,16 @@ template <class Op, int Nin, class... T>
 int Strided(const LoopContext&, char* const* args, const int64_t* dims,
             const int64_t* steps, void*) noexcept {
   constexpr int kN = sizeof...(T);
+  // Local copies: stores through char* may alias anything, so steps read
+  // through the pointer would be reloaded at every element.
   char* p[kN];
-  for (int k = 0; k < kN; ++k) p[k] = args[k];
+  int64_t s[kN];
+  for (int k = 0; k < kN; ++k) p[k] = args[k], s[k] = steps[k];
+  const int64_t n = dims[0];
   int status = 0;
-  for (int64_t i = 0; i < dims[0]; ++i) {
+  for (int64_t i = 0; i < n; ++i) {
     Element<Op, Nin, T...>::Run(p, status);
-    for (int k = 0; k < kN; ++k) p[k] += steps[k];
+    for (int k = 0; k < kN; ++k) p[k] += s[k];
   }
   return status;
 }

@@ -321,6 +321,23 @@ struct FloatPower {
 };
 
 // ------------------------------------------------------------- min and max
+//
+// Call keeps the branch: in scatter and in reductions the running value
+// usually wins, so it predicts well and measured faster. Elementwise (what
+// the call loops use) chooses without a branch for float and double: on
+// unordered data the branch is mispredicted about half the time (a strided
+// float maximum took 6x NumPy's time that way).
+
+template <class T>
+inline T Choose(bool take_a, T a, T b) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    const U mask = U{0} - static_cast<U>(take_a);
+    return std::bit_cast<T>((std::bit_cast<U>(a) & mask) | (std::bit_cast<U>(b) & ~mask));
+  } else {
+    return take_a ? a : b;
+  }
+}
 
 struct Maximum {
   template <class T>
@@ -329,6 +346,14 @@ struct Maximum {
     else if constexpr (kIsComplex<T>) return (IsNaN(a) || CGe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
     else return (a >= b || std::isnan(a)) ? a : b;
+  }
+  template <class T>
+  static T Elementwise(T a, T b) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      return Choose((a >= b) | std::isnan(a), a, b);
+    } else {
+      return Call(a, b);
+    }
   }
 };
 
@@ -340,6 +365,14 @@ struct Minimum {
     else if constexpr (kIsInt<T>) return a < b ? a : b;
     else return (a <= b || std::isnan(a)) ? a : b;
   }
+  template <class T>
+  static T Elementwise(T a, T b) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      return Choose((a <= b) | std::isnan(a), a, b);
+    } else {
+      return Call(a, b);
+    }
+  }
 };
 
 struct Fmax {
@@ -350,6 +383,14 @@ struct Fmax {
     else if constexpr (kIsInt<T>) return a > b ? a : b;
     else return (a >= b || std::isnan(b)) ? a : b;
   }
+  template <class T>
+  static T Elementwise(T a, T b) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      return Choose((a >= b) | std::isnan(b), a, b);
+    } else {
+      return Call(a, b);
+    }
+  }
 };
 
 struct Fmin {
@@ -359,6 +400,14 @@ struct Fmin {
     else if constexpr (kIsComplex<T>) return (IsNaN(b) || CLe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
     else return (a <= b || std::isnan(b)) ? a : b;
+  }
+  template <class T>
+  static T Elementwise(T a, T b) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      return Choose((a <= b) | std::isnan(b), a, b);
+    } else {
+      return Call(a, b);
+    }
   }
 };
 
