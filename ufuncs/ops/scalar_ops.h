@@ -339,75 +339,64 @@ inline T Choose(bool take_a, T a, T b) {
   }
 }
 
-struct Maximum {
+// Elementwise for the float min/max ops: Op::TakeA(a, b) without a branch.
+template <class Op>
+struct ChooseElementwise {
+  template <class T>
+  static T Elementwise(T a, T b) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      return Choose(Op::TakeA(a, b), a, b);
+    } else {
+      return Op::Call(a, b);
+    }
+  }
+};
+
+struct Maximum : ChooseElementwise<Maximum> {
+  template <class T>
+  static bool TakeA(T a, T b) { return (a >= b) | std::isnan(a); }
   template <class T>
   static T Call(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a || b;
     else if constexpr (kIsComplex<T>) return (IsNaN(a) || CGe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
-    else return (a >= b || std::isnan(a)) ? a : b;
-  }
-  template <class T>
-  static T Elementwise(T a, T b) {
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      return Choose((a >= b) | std::isnan(a), a, b);
-    } else {
-      return Call(a, b);
-    }
+    else return (a >= b || std::isnan(a)) ? a : b;  // a branch: see above
   }
 };
 
-struct Minimum {
+struct Minimum : ChooseElementwise<Minimum> {
+  template <class T>
+  static bool TakeA(T a, T b) { return (a <= b) | std::isnan(a); }
   template <class T>
   static T Call(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a && b;
     else if constexpr (kIsComplex<T>) return (IsNaN(a) || CLe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
-    else return (a <= b || std::isnan(a)) ? a : b;
-  }
-  template <class T>
-  static T Elementwise(T a, T b) {
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      return Choose((a <= b) | std::isnan(a), a, b);
-    } else {
-      return Call(a, b);
-    }
+    else return (a <= b || std::isnan(a)) ? a : b;  // a branch: see above
   }
 };
 
-struct Fmax {
+struct Fmax : ChooseElementwise<Fmax> {
+  template <class T>
+  static bool TakeA(T a, T b) { return (a >= b) | std::isnan(b); }
   template <class T>
   static T Call(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a || b;
     else if constexpr (kIsComplex<T>) return (IsNaN(b) || CGe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
-    else return (a >= b || std::isnan(b)) ? a : b;
-  }
-  template <class T>
-  static T Elementwise(T a, T b) {
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      return Choose((a >= b) | std::isnan(b), a, b);
-    } else {
-      return Call(a, b);
-    }
+    else return (a >= b || std::isnan(b)) ? a : b;  // a branch: see above
   }
 };
 
-struct Fmin {
+struct Fmin : ChooseElementwise<Fmin> {
+  template <class T>
+  static bool TakeA(T a, T b) { return (a <= b) | std::isnan(b); }
   template <class T>
   static T Call(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a && b;
     else if constexpr (kIsComplex<T>) return (IsNaN(b) || CLe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
-    else return (a <= b || std::isnan(b)) ? a : b;
-  }
-  template <class T>
-  static T Elementwise(T a, T b) {
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      return Choose((a <= b) | std::isnan(b), a, b);
-    } else {
-      return Call(a, b);
-    }
+    else return (a <= b || std::isnan(b)) ? a : b;  // a branch: see above
   }
 };
 
