@@ -76,7 +76,8 @@ class PyUfunc {
   const Ufunc& u() const { return *u_; }
 
   // The small-call fast path: positional ndarray inputs only, one output,
-  // every input C-contiguous with the result's shape or a single element.
+  // every input C-contiguous (or 1-D with any stride) with the result's
+  // shape, or a single element.
   // No ArrayView or vector is built; the loop runs once on the whole array.
   // Returns a null object when the call needs the general path.
   pyb::object TryFastCall(const pyb::args& args) const {
@@ -93,7 +94,8 @@ class PyUfunc {
       arr[i] = reinterpret_cast<PyArrayObject*>(o);
       if (!PyArray_ISNBO(PyArray_DESCR(arr[i])->byteorder)) return {};
       const auto t = FromTypeNum(PyArray_TYPE(arr[i]));
-      if (!t || !PyArray_IS_C_CONTIGUOUS(arr[i])) return {};
+      // C-contiguous, or 1-D with any stride (the loop takes the step).
+      if (!t || (!PyArray_IS_C_CONTIGUOUS(arr[i]) && PyArray_NDIM(arr[i]) != 1)) return {};
       types[i] = *t;
       if (PyArray_SIZE(arr[i]) != 1 || !dims) {
         if (dims && (PyArray_NDIM(arr[i]) != nd ||
@@ -126,12 +128,19 @@ class PyUfunc {
     int64_t steps[3];
     for (int i = 0; i < nin; ++i) {
       a[i] = static_cast<char*>(PyArray_DATA(arr[i]));
-      steps[i] = PyArray_SIZE(arr[i]) == 1 && n != 1 ? 0 : static_cast<int64_t>(ItemSize(types[i]));
+      const int64_t item = static_cast<int64_t>(ItemSize(types[i]));
+      steps[i] = PyArray_SIZE(arr[i]) == 1 && n != 1 ? 0
+                 : PyArray_IS_C_CONTIGUOUS(arr[i])    ? item
+                                                      : PyArray_STRIDES(arr[i])[0];
     }
     a[nin] = static_cast<char*>(PyArray_DATA(oa));
     steps[nin] = static_cast<int64_t>(ItemSize(loop.types[nin]));
+    bool dense = loop.slots.contig != nullptr;
+    for (int i = 0; i < nin; ++i) {
+      dense = dense && (steps[i] == 0 || steps[i] == static_cast<int64_t>(ItemSize(types[i])));
+    }
     if (n > 0) {
-      const LoopFn fn = loop.slots.contig ? loop.slots.contig : loop.slots.strided;
+      const LoopFn fn = dense ? loop.slots.contig : loop.slots.strided;
       const LoopContext ctx{u.name().c_str()};
       int status;
       if (n > kReleaseGilAbove) {

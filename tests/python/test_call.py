@@ -145,6 +145,29 @@ def test_non_contiguous_and_offsets(rng):
                 np.add(zero_stride, big[0, :5, :4].astype(np.float64)))
 
 
+def test_one_dimensional_strided_inputs(rng):
+    """1-D inputs of any stride (the small-call path passes the stride to
+    the loop): negative, zero (broadcast), byte-misaligned, mixed dtypes,
+    every length around the vector size, and mismatched lengths."""
+    base = rng.standard_normal(400)
+    raw = np.zeros(400 * 8 + 1, np.uint8)
+    misaligned = raw[1:].view(np.float64)
+    misaligned[:] = base
+    for n in (0, 1, 2, 7, 8, 9, 33, 100):
+        views = [base[:2 * n:2], base[::-1][:n], base[3:3 + 3 * n:3][::-1],
+                 np.broadcast_to(base[5], (n,)), misaligned[:2 * n:2]]
+        for x in views:
+            for y in views:
+                assert_same(ux.add(x, y), np.add(x, y))
+                assert_same(ux.maximum(x, y), np.maximum(x, y))
+            assert_same(ux.sqrt(np.abs(x)), np.sqrt(np.abs(x)))
+            assert_same(ux.multiply(x, base[:n].astype(np.float32)),
+                        np.multiply(x, base[:n].astype(np.float32)))
+            assert_same(ux.less(x.astype(np.int16), 0), np.less(x.astype(np.int16), 0))
+    with pytest.raises(ValueError, match="broadcast"):
+        ux.add(base[::2], base[::3])
+
+
 def test_out_and_casting():
     a = np.arange(6, dtype=np.int32).reshape(2, 3)
     out = np.empty((2, 3), np.float64)
