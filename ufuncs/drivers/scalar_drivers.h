@@ -223,6 +223,24 @@ template <class Op, int Nin, class T, bool kPrefetch>
       [upd](int64_t i) { return upd + (Nin == 2 ? i * kItem : 0); });
 }
 
+// Checking, without combining runs: one load, step and store per update,
+// as the plain loop `t[idx[i]] += u[i]` does (for indices without runs).
+template <class Op, int Nin, class T>
+[[gnu::noinline]] int IndexedDensePlainChecked(char* base, const char* idx, const char* upd,
+                                               int64_t n, int64_t size, int64_t* stop) {
+  constexpr int64_t kItem = sizeof(T);
+  int status = 0;
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    const int64_t v = LoadElem<int64_t>(idx + i * 8);
+    if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(size)) break;
+    char* p = base + v * kItem;
+    StoreElem(p, IndexedStep<Op, Nin, T>(status, LoadElem<T>(p), upd + (Nin == 2 ? i * kItem : 0)));
+  }
+  *stop = i;
+  return status;
+}
+
 template <class Op, int Nin, class T>
 [[gnu::noinline]] int IndexedDenseChecked(char* base, const char* idx, const char* upd,
                                           int64_t n, int64_t size, int64_t* stop) {
@@ -265,7 +283,9 @@ int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
         return IndexedRunsChecked<Op, Nin, T>(args[0], n, size, item, index_at, upd_at, ix->stop);
       };
       if (is == 8 && stride == kItem && us == kItem) {
-        return IndexedDenseChecked<Op, Nin, T>(args[0], idx, upd, n, size, ix->stop);
+        return ix->runs ? IndexedDenseChecked<Op, Nin, T>(args[0], idx, upd, n, size, ix->stop)
+                        : IndexedDensePlainChecked<Op, Nin, T>(args[0], idx, upd, n, size,
+                                                               ix->stop);
       }
       return body([&](int64_t i) { return LoadElem<int64_t>(idx + i * is); },
                   [&](int64_t i) { return upd + i * us; }, stride);

@@ -653,7 +653,7 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
         return true;
       }
       // Small target, many updates: one pass instead of two. The loop checks
-      // each index as it goes (a compare where the index changes) and stops
+      // each index as it goes (where a run starts, when it combines runs) and stops
       // before the first one outside [0, size); the target is saved first.
       // After a stop - an index out of range, or a negative one to wrap -
       // the target is restored and the two-pass path runs: it raises, or
@@ -676,7 +676,13 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
       };
       int64_t stop = 0;
       try {
-        IndexedIndices ix{size, stride, false, true, &stop};
+        // Runs, judged from the first indices, pick the body that combines
+        // them in a register; without runs the plain body is faster.
+        const bool runs_sampled =
+            internal::ScanIndices(reinterpret_cast<const int64_t*>(ip), std::min<int64_t>(n, 256),
+                                  0, size)
+                .runs();
+        IndexedIndices ix{size, stride, false, runs_sampled, &stop};
         char* args[3] = {op.data, const_cast<char*>(ip), up};
         const int64_t steps[3] = {0, istep, ustep};
         int64_t count = n;
