@@ -75,43 +75,68 @@ class PyUfunc {
   explicit PyUfunc(const Ufunc* u) : u_(u), comparison_(IsComparison(*u)) {}
   const Ufunc& u() const { return *u_; }
 
-  // The small-call fast path: positional ndarray inputs only, one output,
-  // every input C-contiguous (or 1-D with any stride) with the result's
-  // shape, or a single element.
-  // No ArrayView or vector is built; the loop runs once on the whole array.
-  // Returns a null object when the call needs the general path.
+  // The small-call fast path: positional ndarray or NumPy scalar inputs only,
+  // one output, every array C-contiguous (or 1-D with any stride) with the
+  // result's shape, or a single element. No ArrayView or vector is built;
+  // the loop runs once on the whole array. Returns a null object when the
+  // call needs the general path (Python scalars among others: NEP 50 makes
+  // them weak).
   pyb::object TryFastCall(const pyb::args& args) const {
     const Ufunc& u = *u_;
     const int nin = u.nin();
     if (u.nout() != 1 || nin > 2 || static_cast<int>(args.size()) != nin || u.core()) return {};
-    PyArrayObject* arr[2];
+    struct Input {
+      char* data;
+      int nd;
+      const npy_intp* dims;
+      npy_intp size;
+      int64_t step;  // for size != 1
+    };
+    Input in[2];
+    alignas(16) char scalar_value[2][32];
     DType types[2];
     int nd = 0;
     const npy_intp* dims = nullptr;
     for (int i = 0; i < nin; ++i) {
       PyObject* o = PyTuple_GET_ITEM(args.ptr(), i);
-      if (!PyArray_CheckExact(o)) return {};
-      arr[i] = reinterpret_cast<PyArrayObject*>(o);
-      if (!PyArray_ISNBO(PyArray_DESCR(arr[i])->byteorder)) return {};
-      const auto t = FromTypeNum(PyArray_TYPE(arr[i]));
-      // C-contiguous, or 1-D with any stride (the loop takes the step).
-      if (!t || (!PyArray_IS_C_CONTIGUOUS(arr[i]) && PyArray_NDIM(arr[i]) != 1)) return {};
-      types[i] = *t;
-      if (PyArray_SIZE(arr[i]) != 1 || !dims) {
-        if (dims && (PyArray_NDIM(arr[i]) != nd ||
-                     !PyArray_CompareLists(dims, PyArray_DIMS(arr[i]), nd))) {
-          if (PyArray_SIZE(arr[i]) != 1) return {};
+      if (PyArray_CheckExact(o)) {
+        auto* arr = reinterpret_cast<PyArrayObject*>(o);
+        if (!PyArray_ISNBO(PyArray_DESCR(arr)->byteorder)) return {};
+        const auto t = FromTypeNum(PyArray_TYPE(arr));
+        // C-contiguous, or 1-D with any stride (the loop takes the step).
+        const bool contiguous = PyArray_IS_C_CONTIGUOUS(arr);
+        if (!t || (!contiguous && PyArray_NDIM(arr) != 1)) return {};
+        types[i] = *t;
+        in[i] = Input{static_cast<char*>(PyArray_DATA(arr)), PyArray_NDIM(arr), PyArray_DIMS(arr),
+                      PyArray_SIZE(arr),
+                      contiguous ? static_cast<int64_t>(ItemSize(*t)) : PyArray_STRIDES(arr)[0]};
+      } else if (PyArray_IsScalar(o, Generic)) {  // np.float32(2) and the like: 0-d
+        PyArray_Descr* descr = PyArray_DescrFromScalar(o);
+        if (!descr) throw pyb::error_already_set();
+        const auto t = FromTypeNum(descr->type_num);
+        const bool fits = PyDataType_ELSIZE(descr) <= static_cast<npy_intp>(sizeof(scalar_value[i]));
+        Py_DECREF(descr);
+        if (!t || !fits) return {};
+        types[i] = *t;
+        PyArray_ScalarAsCtype(o, scalar_value[i]);
+        in[i] = Input{scalar_value[i], 0, nullptr, 1, 0};
+      } else {
+        return {};
+      }
+      if (in[i].size != 1 || !dims) {
+        if (dims && (in[i].nd != nd || !PyArray_CompareLists(dims, in[i].dims, nd))) {
+          if (in[i].size != 1) return {};
           continue;
         }
-        if (!dims || PyArray_SIZE(arr[i]) != 1) {
-          nd = PyArray_NDIM(arr[i]);
-          dims = PyArray_DIMS(arr[i]);
+        if (!dims || in[i].size != 1) {
+          nd = in[i].nd;
+          dims = in[i].dims;
         }
       }
     }
     // A size-1 operand may only broadcast if its rank does not exceed nd.
     for (int i = 0; i < nin; ++i) {
-      if (PyArray_NDIM(arr[i]) > nd) return {};
+      if (in[i].nd > nd) return {};
     }
     const Loop& loop = u.ResolveLoop(std::span<const DType>(types, nin), CallOptions{});
     for (int i = 0; i < nin; ++i) {
@@ -127,11 +152,8 @@ class PyUfunc {
     char* a[3];
     int64_t steps[3];
     for (int i = 0; i < nin; ++i) {
-      a[i] = static_cast<char*>(PyArray_DATA(arr[i]));
-      const int64_t item = static_cast<int64_t>(ItemSize(types[i]));
-      steps[i] = PyArray_SIZE(arr[i]) == 1 && n != 1 ? 0
-                 : PyArray_IS_C_CONTIGUOUS(arr[i])    ? item
-                                                      : PyArray_STRIDES(arr[i])[0];
+      a[i] = in[i].data;
+      steps[i] = in[i].size == 1 && n != 1 ? 0 : in[i].step;
     }
     a[nin] = static_cast<char*>(PyArray_DATA(oa));
     steps[nin] = static_cast<int64_t>(ItemSize(loop.types[nin]));

@@ -168,6 +168,32 @@ def test_one_dimensional_strided_inputs(rng):
         ux.add(base[::2], base[::3])
 
 
+def test_numpy_scalars_are_strong_operands():
+    """NumPy scalars (np.float32(2) ...) take the small-call path as 0-d
+    operands: NEP 50 strong types, results as NumPy returns them (a scalar
+    when every input is one), errors as NumPy raises them."""
+    a = np.arange(10, dtype=np.float32)
+    scalars = [np.bool_(True), np.int8(-3), np.uint16(7), np.int64(5), np.float16(1.5),
+               np.float32(2.5), np.float64(-0.5), np.longdouble(3), np.complex64(1 + 2j),
+               np.complex128(-1j), np.clongdouble(2 - 1j)]
+    for s in scalars:
+        for name in ("add", "multiply", "maximum", "less", "subtract"):
+            if name == "subtract" and s.dtype == np.bool_:
+                continue
+            for args in ((a, s), (s, a), (s, s), (a[:1], s)):
+                got, want = getattr(ux, name)(*args), getattr(np, name)(*args)
+                assert type(got) is type(want), (name, args)
+                assert_same(np.asarray(got), np.asarray(want))
+        if s.dtype.kind != "b":
+            got, want = ux.negative(s), np.negative(s)
+            assert type(got) is type(want) and got == want
+    assert repr(ux.add(np.int8(100), np.int8(100))) == repr(np.int8(-56))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ux.power(np.int64(2), np.int64(-1))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ux.power(np.arange(3), np.int64(-1))
+
+
 def test_out_and_casting():
     a = np.arange(6, dtype=np.int32).reshape(2, 3)
     out = np.empty((2, 3), np.float64)
