@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstring>
+#include <type_traits>
 
 #include "ufuncx/scalar.h"
 
@@ -38,17 +39,16 @@ void CopyLoop(const char* src, int64_t ss, char* dst, int64_t ds, int64_t n) {
 template <class From, class To>
 void CastLoop(const char* src, int64_t ss, char* dst, int64_t ds, int64_t n) {
   if constexpr (std::is_same_v<From, To>) {
-    return CopyLoop<sizeof(From)>(src, ss, dst, ds, n);
-  }
-  if (ss == static_cast<int64_t>(sizeof(From)) &&
-      ds == static_cast<int64_t>(sizeof(To))) {
+    CopyLoop<sizeof(From)>(src, ss, dst, ds, n);
+  } else if (ss == static_cast<int64_t>(sizeof(From)) &&
+             ds == static_cast<int64_t>(sizeof(To))) {
     for (int64_t i = 0; i < n; ++i) {
       StoreElem(dst + i * ds, Convert<To>(LoadElem<From>(src + i * ss)));
     }
-    return;
-  }
-  for (int64_t i = 0; i < n; ++i, src += ss, dst += ds) {
-    StoreElem(dst, Convert<To>(LoadElem<From>(src)));
+  } else {
+    for (int64_t i = 0; i < n; ++i, src += ss, dst += ds) {
+      StoreElem(dst, Convert<To>(LoadElem<From>(src)));
+    }
   }
 }
 

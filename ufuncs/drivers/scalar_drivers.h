@@ -192,9 +192,8 @@ inline int IndexedRuns(char* base, int64_t n, OffsetOf offset_of, UpdAt upd_at) 
 // The checking body (IndexedIndices::stop): index_at(i) reads index i; the
 // first one outside [0, size) ends the loop before it is applied. An index
 // is checked where a run starts, so the check costs one compare per run.
-// Runs are combined in a register. (This run-by-run form measured as fast
-// as the plain loop on random indices too, where the form that tests the
-// next index after each update did not: it is the only checking body.)
+// Runs are combined in a register. For indices without runs (judged by the
+// caller), IndexedDensePlainChecked below is faster.
 template <class Op, int Nin, class T, class IndexAt, class UpdAt>
 inline int IndexedRunsChecked(char* base, int64_t n, uint64_t size, int64_t stride,
                               IndexAt index_at, UpdAt upd_at, int64_t* stop) {
@@ -253,13 +252,12 @@ template <class Op, int Nin, class T>
 
 template <class Op, int Nin, class T, class OffsetOf>
 inline int IndexedPick(char* const* args, const int64_t* steps, int64_t n, bool runs,
-                       bool prefetch, OffsetOf offset_of) {
+                       OffsetOf offset_of) {
   const char* upd = Nin == 2 ? args[2] : nullptr;
   const int64_t us = Nin == 2 ? steps[2] : 0;
   auto body = [&](auto upd_at) {
-    return runs       ? IndexedRuns<Op, Nin, T>(args[0], n, offset_of, upd_at)
-           : prefetch ? IndexedBody<Op, Nin, T, true>(args[0], n, offset_of, upd_at)
-                      : IndexedBody<Op, Nin, T>(args[0], n, offset_of, upd_at);
+    return runs ? IndexedRuns<Op, Nin, T>(args[0], n, offset_of, upd_at)
+                : IndexedBody<Op, Nin, T>(args[0], n, offset_of, upd_at);
   };
   if (us == static_cast<int64_t>(sizeof(T))) {
     return body([&](int64_t i) { return upd + i * static_cast<int64_t>(sizeof(T)); });
@@ -291,7 +289,7 @@ int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
                   [&](int64_t i) { return upd + i * us; }, stride);
     }
     if (ix->wrap) {
-      return IndexedPick<Op, Nin, T>(args, steps, n, ix->runs, false, [&](int64_t i) {
+      return IndexedPick<Op, Nin, T>(args, steps, n, ix->runs, [&](int64_t i) {
         const int64_t v = LoadElem<int64_t>(idx + i * is);
         return (v + ((v >> 63) & size)) * stride;
       });
@@ -303,12 +301,12 @@ int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
                  ? IndexedDense<Op, Nin, T, true>(args[0], idx, args[2], n)
                  : IndexedDense<Op, Nin, T, false>(args[0], idx, args[2], n);
     }
-    return IndexedPick<Op, Nin, T>(args, steps, n, ix->runs, false, [&](int64_t i) {
+    return IndexedPick<Op, Nin, T>(args, steps, n, ix->runs, [&](int64_t i) {
       return LoadElem<int64_t>(idx + i * is) * stride;
     });
   }
   const int64_t* off = reinterpret_cast<const int64_t*>(args[1]);
-  return IndexedPick<Op, Nin, T>(args, steps, n, false, false, [&](int64_t i) { return off[i]; });
+  return IndexedPick<Op, Nin, T>(args, steps, n, false, [&](int64_t i) { return off[i]; });
 }
 
 // NumPy's pairwise summation (loops_utils.h): below 8 elements a plain sum
