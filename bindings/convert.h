@@ -47,7 +47,11 @@ Operand ToOperand(pyb::handle obj, const char* ufunc_name);
 // `comparison` allows out-of-range Python ints (NumPy compares them exactly).
 void ResolveWeak(std::vector<Operand>& ops, bool comparison);
 
-// A new C-ordered ndarray.
+// A new C-ordered ndarray; large ones are 64-byte aligned.
 pyb::object NewArray(DType t, const Shape& shape);
+pyb::object NewArray(DType t, int nd, const npy_intp* dims);
+// A C-ordered copy of any array-like (np.array(obj, copy=True, order="C")),
+// 64-byte aligned when large.
+pyb::object CopyC(pyb::handle obj);
 
 }  // namespace ufuncx::py

@@ -142,12 +142,9 @@ class PyUfunc {
     for (int i = 0; i < nin; ++i) {
       if (loop.types[i] != types[i]) return {};
     }
-    const int out_num = ToTypeNum(loop.types[nin]);
-    if (out_num < 0) return {};
-    PyObject* out = PyArray_SimpleNew(nd, const_cast<npy_intp*>(dims), out_num);
-    if (!out) throw pyb::error_already_set();
-    pyb::object result = pyb::reinterpret_steal<pyb::object>(out);
-    auto* oa = reinterpret_cast<PyArrayObject*>(out);
+    if (ToTypeNum(loop.types[nin]) < 0) return {};
+    pyb::object result = NewArray(loop.types[nin], nd, dims);
+    auto* oa = reinterpret_cast<PyArrayObject*>(result.ptr());
     int64_t n = PyArray_SIZE(oa);
     char* a[3];
     int64_t steps[3];
@@ -672,6 +669,8 @@ PYBIND11_MODULE(_core, m) {
         pyb::gil_scoped_release release;
         asctile::Scatter(s, dim, i, d, offsets, check_bounds, num_indices);
       });
+  m.def("_copy", &CopyC, pyb::arg("a"),
+        "np.array(a, copy=True, order='C'), 64-byte aligned when large.");
   m.def("load_plugin", [](const std::string& path) {
     std::vector<std::string> names;
     {

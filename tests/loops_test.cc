@@ -106,6 +106,20 @@ void CompareOutputs(const Ufunc& u, const Loop& l, const Buffers& got, const Buf
   }
 }
 
+// The generated SIMD slot tables (indexed by Loop::id) with `target` the
+// only one Highway may pick; `chosen` is the target each shard took.
+struct SimdTables {
+  std::vector<LoopFn> contig, reduce, rows;
+  std::vector<int64_t> chosen;
+};
+SimdTables TablesFor(int64_t target) {
+  hwy::SetSupportedTargetsForTest(target);
+  const size_t n = static_cast<size_t>(internal::NumGeneratedLoops());
+  SimdTables t{std::vector<LoopFn>(n), std::vector<LoopFn>(n), std::vector<LoopFn>(n), {}};
+  t.chosen = internal::FillGeneratedSimdLoops(t.contig.data(), t.reduce.data(), t.rows.data());
+  return t;
+}
+
 std::string Describe(const Ufunc& u, const Loop& l) {
   std::string s = u.name() + " ";
   for (size_t k = 0; k < l.types.size(); ++k) {
@@ -120,10 +134,9 @@ TEST(Loops, SimdBodiesMatchScalarOnEveryTarget) {
   ASSERT_FALSE(targets.empty());
   int checked = 0;
   for (int64_t target : targets) {
-    hwy::SetSupportedTargetsForTest(target);
-    std::vector<LoopFn> simd(static_cast<size_t>(internal::NumGeneratedLoops()), nullptr);
-    std::vector<LoopFn> reduce(simd.size(), nullptr);
-    for (int64_t chosen : internal::FillGeneratedSimdLoops(simd.data(), reduce.data())) {
+    const SimdTables tables = TablesFor(target);
+    const std::vector<LoopFn>& simd = tables.contig;
+    for (int64_t chosen : tables.chosen) {
       ASSERT_EQ(chosen, target) << hwy::TargetName(target);
     }
     const LoopContext ctx;
@@ -165,10 +178,8 @@ TEST(Loops, SimdReduceMatchesScalarOnEveryTarget) {
   const std::vector<int64_t> targets = internal::CompiledSimdTargets();
   int checked = 0;
   for (int64_t target : targets) {
-    hwy::SetSupportedTargetsForTest(target);
-    std::vector<LoopFn> simd(static_cast<size_t>(internal::NumGeneratedLoops()), nullptr);
-    std::vector<LoopFn> reduce(simd.size(), nullptr);
-    internal::FillGeneratedSimdLoops(simd.data(), reduce.data());
+    const SimdTables tables = TablesFor(target);
+    const std::vector<LoopFn>& reduce = tables.reduce;
     const LoopContext ctx;
     for (const Ufunc* u : AllUfuncs()) {
       for (const Loop& l : u->loops()) {
@@ -203,6 +214,65 @@ TEST(Loops, SimdReduceMatchesScalarOnEveryTarget) {
   for (int64_t t : targets) std::printf(" %s", hwy::TargetName(t));
   std::printf("\n");
   EXPECT_GE(checked, 70 * static_cast<int>(targets.size()));
+}
+
+// Every rows slot on every target equals row-by-row calls of the strided
+// slot: rows of every length up to two full vectors and a tail, repeated
+// and neighbouring destinations, update rows in any order or all the same,
+// and prefetching on and off.
+TEST(Loops, SimdRowsMatchStridedRowsOnEveryTarget) {
+  const std::vector<int64_t> targets = internal::CompiledSimdTargets();
+  int checked = 0;
+  for (int64_t target : targets) {
+    const std::vector<LoopFn> rows = TablesFor(target).rows;
+    const LoopContext ctx;
+    for (const Ufunc* u : AllUfuncs()) {
+      for (const Loop& l : u->loops()) {
+        const LoopFn fn = l.id < 0 ? nullptr : rows[static_cast<size_t>(l.id)];
+        if (!fn) continue;
+        ASSERT_EQ(u->nin(), 2);
+        ASSERT_NE(l.slots.rows, nullptr) << Describe(*u, l);
+        const int64_t item = static_cast<int64_t>(ItemSize(l.types[0]));
+        for (int64_t len : {1, 3, 8, 17, 64 + 5}) {
+          for (int64_t upd_rows : {1, 0}) {
+            for (int64_t ahead : {0, 2}) {
+              const int64_t nrows = 6, nupd = 9;
+              std::vector<char> got(static_cast<size_t>(nrows * len * item));
+              Fill(l.types[0], got.data(), nrows * len, static_cast<uint32_t>(len + 3));
+              std::vector<char> want = got;
+              std::vector<char> upd(static_cast<size_t>(nupd * len * item));
+              Fill(l.types[1], upd.data(), nupd * len, static_cast<uint32_t>(len + 4));
+              const int64_t dest[nupd] = {2, 2, 0, 5, 1, 2, 5, 4, 3};
+              std::vector<int64_t> offs(nupd), src(nupd);
+              for (int64_t r = 0; r < nupd; ++r) {
+                offs[r] = dest[r] * len * item;
+                src[r] = upd_rows * (nupd - 1 - r) * len * item;  // update rows backwards
+              }
+              char* args[4] = {got.data(), reinterpret_cast<char*>(offs.data()), upd.data(),
+                               reinterpret_cast<char*>(src.data())};
+              const int64_t dims[2] = {nupd, len}, steps[4] = {0, 8, 0, 8};
+              ASSERT_EQ(fn(ctx, args, dims, steps, ahead ? &ahead : nullptr), 0);
+              for (int64_t r = 0; r < nupd; ++r) {
+                char* dst = want.data() + offs[r];
+                char* row[3] = {dst, upd.data() + src[r], dst};
+                const int64_t row_steps[3] = {item, item, item};
+                ASSERT_EQ(l.slots.strided(ctx, row, &len, row_steps, nullptr), 0);
+              }
+              for (int64_t i = 0; i < nrows * len; ++i) {
+                ASSERT_TRUE(Same(l.types[0], got.data() + i * item, want.data() + i * item, 0))
+                    << Describe(*u, l) << " rows on " << hwy::TargetName(target) << " len=" << len
+                    << " element " << i;
+              }
+            }
+          }
+        }
+        ++checked;
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  std::printf("checked %d SIMD rows loops over %zu targets\n", checked, targets.size());
+  EXPECT_GE(checked, 60 * static_cast<int>(targets.size()));
 }
 
 // The strided driver with steps 2, -1 and 0 equals the same driver on a

@@ -10,10 +10,10 @@
 namespace ufuncx::internal {
 
 int NumGeneratedLoops();
-// Fills t and r (contiguous and reduce slots, indexed by Loop::id) with each
-// SIMD shard's loops for the best target Highway currently allows; returns
-// the target chosen per shard.
-std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r);
+// Fills t, r and w (contiguous, reduce and rows slots, indexed by Loop::id)
+// with each SIMD shard's loops for the best target Highway currently allows;
+// returns the target chosen per shard.
+std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r, LoopFn* w);
 // The Highway targets compiled into the shards that this CPU supports.
 std::vector<int64_t> CompiledSimdTargets();
 

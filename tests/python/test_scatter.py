@@ -217,3 +217,41 @@ def test_reordering_plans_with_one_and_two_threads(plan, mode, rng):
         assert_same(got, expect)
     with pytest.raises(ValueError, match="threads must be at least 1"):
         ux.scatter(op, idx, upd, threads=0, **kw)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+@pytest.mark.parametrize("mode", ["skip", "skip_window", "clip", "raise"])
+def test_row_scatter_with_one_and_two_workers(dtype, mode, rng):
+    # Over 4 MiB of update rows: the rows slot splits the destination rows
+    # between two workers. Rows repeat often, so any change of order shows in
+    # the float bits; out-of-range rows exercise every bounds mode.
+    rows, cols, n = 700, 48, 30_000
+    op = (rng.standard_normal((rows, cols)) * 10).astype(dtype)
+    lo, hi = (0, rows) if mode == "raise" else (-50, rows + 50)
+    idx = rng.integers(lo, hi, (n, 1))
+    idx[: n // 3] //= 40
+    upd = (rng.standard_normal((n, cols)) * 1e3).astype(dtype)
+    i = idx[:, 0]
+    expect = op.copy()
+    if mode == "clip":
+        np.add.at(expect, np.clip(i, 0, rows - 1), upd)
+    else:
+        keep = (i >= 0) & (i < rows)
+        np.add.at(expect, i[keep], upd[keep])
+    kw = dict(update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,),
+              index_vector_dim=1, combiner="add", mode=mode)
+    for threads in (1, 2):
+        got, ran = ux.scatter(op, idx, upd, threads=threads, return_plan=True, **kw)
+        assert ran == "window_runs"
+        assert_same(got, expect)
+    # The torch front end takes the same path (in place, rows of a 2-D self).
+    if mode == "raise":
+        t = op.copy()
+        ux.torchlike.index_add_(t, 0, i, upd)
+        assert_same(t, expect)
+        bad = i.copy()
+        bad[-1] = rows
+        t = op.copy()
+        with pytest.raises(RuntimeError, match="out of bounds"):  # torch's class
+            ux.torchlike.index_add_(t, 0, bad, upd)
+        assert_same(t, op)

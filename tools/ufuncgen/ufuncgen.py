@@ -79,6 +79,13 @@ class LoopRecord:
             return None
         return f"ops::{self.op}, {self.entry.nin}, {CTYPE[chars[0]]}"
 
+    def simd_rows_driver(self):
+        """The rows slot: same-typed binary loops with a Highway value body
+        (not the mask bodies of bool outputs)."""
+        if self.entry.nin != 2 or self.outs == "?" or not self.indexed_args():
+            return None
+        return f"Rows2<s::{self.simd}, {LANE[self.ins[0]]}>"
+
     def simd_reduce_driver(self):
         lane = LANE[self.ins[0]]
         if self.simd_reduce == "ReducePairwise":
@@ -211,6 +218,7 @@ def simd_shard(k, recs, simd_ops_header, source, ns="gen", exprs=""):
     body = "\n".join(f"  t[{r.index}] = &s::{r.simd_driver()};  // {r.entry.name} {r.sig}"
                      for r in recs)
     body += "".join(f"\n  r[{r.index}] = &s::{r.simd_reduce_driver()};" for r in recs if r.simd_reduce)
+    body += "".join(f"\n  w[{r.index}] = &s::{r.simd_rows_driver()};" for r in recs if r.simd_rows_driver())
     return string.Template(HEADER).substitute(source=source) + f"""\
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "{fname}"
@@ -228,8 +236,9 @@ namespace ufuncx::simd::HWY_NAMESPACE {{
 namespace ufuncx::{ns}::HWY_NAMESPACE {{
 namespace s = ufuncx::simd::HWY_NAMESPACE;
 
-int64_t FillSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r) {{
+int64_t FillSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopFn* w) {{
   (void)r;
+  (void)w;
 {body}
   return HWY_TARGET;
 }}
@@ -240,8 +249,8 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace ufuncx::{ns} {{
 HWY_EXPORT(FillSimdLoops{k});
-int64_t DispatchSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r) {{
-  return HWY_DYNAMIC_DISPATCH(FillSimdLoops{k})(t, r);
+int64_t DispatchSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopFn* w) {{
+  return HWY_DYNAMIC_DISPATCH(FillSimdLoops{k})(t, r, w);
 }}
 }}  // namespace ufuncx::{ns}
 #endif
@@ -260,14 +269,14 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
            '#include "generated.h"', '#include "ufuncx/registry.h"', "",
            "namespace ufuncx::gen {"]
     out += [f"void FillScalarLoops{k}(LoopSlots* t);" for k in range(n_scalar)]
-    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t, LoopFn* r);" for k in range(n_simd)]
+    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t, LoopFn* r, LoopFn* w);" for k in range(n_simd)]
     out += ["}  // namespace ufuncx::gen", "", "namespace ufuncx::internal {", "",
             f"int NumGeneratedLoops() {{ return {len(records)}; }}", "",
-            "// Fills t and r (contiguous and reduce slots, indexed by Loop::id) with",
-            "// the SIMD loops of the best target Highway allows now; returns the",
+            "// Fills t, r and w (contiguous, reduce and rows slots, indexed by Loop::id)",
+            "// with the SIMD loops of the best target Highway allows now; returns the",
             "// target chosen per shard.",
-            "std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r) {",
-            "  return {" + ", ".join(f"gen::DispatchSimdLoops{k}(t, r)" for k in range(n_simd)) + "};",
+            "std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r, LoopFn* w) {",
+            "  return {" + ", ".join(f"gen::DispatchSimdLoops{k}(t, r, w)" for k in range(n_simd)) + "};",
             "}", "",
             "std::vector<int64_t> CompiledSimdTargets() {",
             "  return hwy::SupportedAndGeneratedTargets();",
@@ -275,8 +284,10 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
             f"void {func}() {{",
             f"  std::vector<LoopSlots> slots({len(records)});"]
     out += [f"  gen::FillScalarLoops{k}(slots.data());" for k in range(n_scalar)]
-    out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr), simd_reduce({len(records)}, nullptr);",
-            "  const std::vector<int64_t> targets = FillGeneratedSimdLoops(simd.data(), simd_reduce.data());",
+    out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr), simd_reduce({len(records)}, nullptr),",
+            f"      simd_rows({len(records)}, nullptr);",
+            "  const std::vector<int64_t> targets =",
+            "      FillGeneratedSimdLoops(simd.data(), simd_reduce.data(), simd_rows.data());",
             "  for (size_t k = 0; k < targets.size(); ++k) {",
             '    RecordShardTarget("simd_" + std::to_string(k), hwy::TargetName(targets[k]));',
             "  }",
@@ -286,6 +297,7 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
             "      s.contig = simd[i];",
             "      s.simd_target = hwy::TargetName(targets[shard]);",
             "      s.reduce_contig = simd_reduce[i];",
+            "      s.rows = simd_rows[i];",
             "    }",
             "    return s;",
             "  };"]
@@ -322,7 +334,7 @@ def plugin_tu(name, entries, records, simd_shards, source, n_scalar):
            '#include "ufuncx/plugin.h"', "",
            f"namespace ufuncx::{ns} {{"]
     out += [f"void FillScalarLoops{k}(LoopSlots* t);" for k in range(n_scalar)]
-    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t, LoopFn* r);" for k in range(n_simd)]
+    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t, LoopFn* r, LoopFn* w);" for k in range(n_simd)]
     out += [f"}}  // namespace ufuncx::{ns}", "",
             '#define UFX_EXPORT extern "C" __attribute__((visibility("default")))',
             "UFX_EXPORT int ufuncx_plugin_abi_version(void) { return ufuncx::kPluginAbiVersion; }", "",
@@ -330,9 +342,10 @@ def plugin_tu(name, entries, records, simd_shards, source, n_scalar):
             "  using namespace ufuncx;",
             f"  std::vector<LoopSlots> slots({len(records)});"]
     out += [f"  {ns}::FillScalarLoops{k}(slots.data());" for k in range(n_scalar)]
-    out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr), simd_reduce({len(records)}, nullptr);",
+    out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr), simd_reduce({len(records)}, nullptr),",
+            f"      simd_rows({len(records)}, nullptr);",
             "  std::vector<const char*> target(" + str(max(n_simd, 1)) + ", nullptr);"]
-    out += [f"  target[{k}] = hwy::TargetName({ns}::DispatchSimdLoops{k}(simd.data(), simd_reduce.data()));"
+    out += [f"  target[{k}] = hwy::TargetName(\n      {ns}::DispatchSimdLoops{k}(simd.data(), simd_reduce.data(), simd_rows.data()));"
             for k in range(n_simd)]
     out += ["  auto slot = [&](int i, int shard) {",
             "    LoopSlots s = slots[static_cast<size_t>(i)];",
@@ -340,6 +353,7 @@ def plugin_tu(name, entries, records, simd_shards, source, n_scalar):
             "      s.contig = simd[static_cast<size_t>(i)];",
             "      s.simd_target = target[static_cast<size_t>(shard)];",
             "      s.reduce_contig = simd_reduce[static_cast<size_t>(i)];",
+            "      s.rows = simd_rows[static_cast<size_t>(i)];",
             "    }",
             "    return s;",
             "  };",

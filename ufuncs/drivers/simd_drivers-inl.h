@@ -105,6 +105,57 @@ int Map2(const LoopContext&, char* const* args, const int64_t* dims,
   return 0;
 }
 
+// The rows slot of a (T, T) -> T loop: each row, in order, is combined into
+// its destination in place, with the vector body of Map2. Taking every row
+// in one call saves a call, its dispatch and its setup per row (row scatter
+// of 64 float64 per row: 0.45 -> 0.35 ms for 20000 rows in the C harness).
+template <class Op, class T>
+int Rows2(const LoopContext&, char* const* args, const int64_t* dims, const int64_t*,
+          void* aux) noexcept {
+  const hn::ScalableTag<T> d;
+  const size_t N = hn::Lanes(d);
+  const int64_t rows = dims[0];
+  const size_t len = static_cast<size_t>(dims[1]);
+  char* const base = args[0];
+  const int64_t* dst = reinterpret_cast<const int64_t*>(args[1]);
+  const char* const upd = args[2];
+  const int64_t* src = reinterpret_cast<const int64_t*>(args[3]);
+  const int64_t ahead = aux ? *static_cast<const int64_t*>(aux) : 0;
+  const size_t row_bytes = len * sizeof(T);
+  const Op op;
+  for (int64_t r = 0; r < rows; ++r) {
+    if (ahead && r + ahead < rows) {
+      const char* p = base + dst[r + ahead];
+      const char* q = upd + src[r + ahead];
+      for (size_t b = 0; b < row_bytes; b += 64) {
+        __builtin_prefetch(p + b, 1);
+        __builtin_prefetch(q + b, 0);
+      }
+    }
+    T* o = reinterpret_cast<T*>(base + dst[r]);
+    const T* b = reinterpret_cast<const T*>(upd + src[r]);
+    size_t i = 0;
+    // Four vectors per step: all loads issue before the stores, which
+    // measured 10-15% faster than one vector per step for 64 float64.
+    for (; i + 4 * N <= len; i += 4 * N) {
+      const auto v0 = op(d, hn::LoadU(d, o + i), hn::LoadU(d, b + i));
+      const auto v1 = op(d, hn::LoadU(d, o + i + N), hn::LoadU(d, b + i + N));
+      const auto v2 = op(d, hn::LoadU(d, o + i + 2 * N), hn::LoadU(d, b + i + 2 * N));
+      const auto v3 = op(d, hn::LoadU(d, o + i + 3 * N), hn::LoadU(d, b + i + 3 * N));
+      hn::StoreU(v0, d, o + i);
+      hn::StoreU(v1, d, o + i + N);
+      hn::StoreU(v2, d, o + i + 2 * N);
+      hn::StoreU(v3, d, o + i + 3 * N);
+    }
+    for (; i + N <= len; i += N) hn::StoreU(op(d, hn::LoadU(d, o + i), hn::LoadU(d, b + i)), d, o + i);
+    if (i < len) {
+      const size_t c = len - i;
+      StoreTail(d, op(d, LoadTail(d, o + i, c), LoadTail(d, b + i, c)), o + i, c);
+    }
+  }
+  return 0;
+}
+
 // (T) -> bool; the op returns a mask.
 template <class Op, class T>
 int Pred1(const LoopContext&, char* const* args, const int64_t* dims,

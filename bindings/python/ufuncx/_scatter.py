@@ -29,7 +29,7 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
     upds = [updates] if not isinstance(updates, (tuple, list)) else list(updates)
     if mode not in _MODES:
         raise ValueError(f"mode must be one of 'skip', 'skip_window', 'clip', 'raise' (got {mode!r})")
-    results = [np.array(o, copy=True, order="C") for o in ops]
+    results = [_core._copy(o) for o in ops]
     idx = np.asarray(scatter_indices)
     upds = [np.asarray(u) for u in upds]
     if isinstance(combiner, str):

@@ -59,6 +59,14 @@ struct IndexedIndices {
 // `accumulate`: args[0] input, args[1] output (any steps): out[0] = in[0],
 // out[i] = op(out[i-1], in[i]), in order, the running value in a register.
 //
+// `rows` (same-typed binary loops with a Highway body) is the row-scatter
+// slot: dims[0] rows of dims[1] elements; row r combines operand elements
+// args[0] + dst[r] with update elements args[2] + src[r], op(operand,
+// update) -> operand, rows in order (dst and src: int64 byte offsets at
+// args[1] and args[3]; steps unused). Elements are contiguous (item-size
+// steps) in both. aux, when set, points to an int64: prefetch the rows that
+// many rows ahead.
+//
 // Gufunc loops (Ufunc::core_signature() set) use `strided` only, with
 // NumPy's gufunc convention: dims[0] outer count, then the core dimension
 // sizes; steps: one outer step per operand, then every operand's core
@@ -71,6 +79,7 @@ struct LoopSlots {
   LoopFn reduce = nullptr;
   LoopFn reduce_contig = nullptr;
   LoopFn accumulate = nullptr;
+  LoopFn rows = nullptr;
 };
 
 struct Loop {

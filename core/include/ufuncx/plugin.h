@@ -11,7 +11,7 @@ namespace ufuncx {
 
 // Bumped whenever Loop, LoopSlots, the loop ABI or PluginSpec change; a
 // plugin carries the version it was built for.
-inline constexpr int kPluginAbiVersion = 2;  // 2: IndexedIndices::stop
+inline constexpr int kPluginAbiVersion = 3;  // 2: IndexedIndices::stop; 3: LoopSlots::rows
 
 // One table entry of a plugin: a new ufunc, or (overload) loops for an
 // existing one, appended after its loops in table order.
