@@ -251,7 +251,8 @@ TEST(Loops, SimdRowsMatchStridedRowsOnEveryTarget) {
               char* args[4] = {got.data(), reinterpret_cast<char*>(offs.data()), upd.data(),
                                reinterpret_cast<char*>(src.data())};
               const int64_t dims[2] = {nupd, len}, steps[4] = {0, 8, 0, 8};
-              ASSERT_EQ(fn(ctx, args, dims, steps, ahead ? &ahead : nullptr), 0);
+              RowsPrefetch pf{ahead, ahead / 2};
+              ASSERT_EQ(fn(ctx, args, dims, steps, ahead ? &pf : nullptr), 0);
               for (int64_t r = 0; r < nupd; ++r) {
                 char* dst = want.data() + offs[r];
                 char* row[3] = {dst, upd.data() + src[r], dst};

@@ -120,17 +120,17 @@ int Rows2(const LoopContext&, char* const* args, const int64_t* dims, const int6
   const int64_t* dst = reinterpret_cast<const int64_t*>(args[1]);
   const char* const upd = args[2];
   const int64_t* src = reinterpret_cast<const int64_t*>(args[3]);
-  const int64_t ahead = aux ? *static_cast<const int64_t*>(aux) : 0;
+  const RowsPrefetch pf = aux ? *static_cast<const RowsPrefetch*>(aux) : RowsPrefetch{};
   const size_t row_bytes = len * sizeof(T);
   const Op op;
   for (int64_t r = 0; r < rows; ++r) {
-    if (ahead && r + ahead < rows) {
-      const char* p = base + dst[r + ahead];
-      const char* q = upd + src[r + ahead];
-      for (size_t b = 0; b < row_bytes; b += 64) {
-        __builtin_prefetch(p + b, 1);
-        __builtin_prefetch(q + b, 0);
-      }
+    if (pf.dst_ahead && r + pf.dst_ahead < rows) {
+      const char* p = base + dst[r + pf.dst_ahead];
+      for (size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(p + b, 1);
+    }
+    if (pf.src_ahead && r + pf.src_ahead < rows) {
+      const char* p = upd + src[r + pf.src_ahead];
+      for (size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(p + b, 0);
     }
     T* o = reinterpret_cast<T*>(base + dst[r]);
     const T* b = reinterpret_cast<const T*>(upd + src[r]);

@@ -64,9 +64,15 @@ struct IndexedIndices {
 // args[0] + dst[r] with update elements args[2] + src[r], op(operand,
 // update) -> operand, rows in order (dst and src: int64 byte offsets at
 // args[1] and args[3]; steps unused). Elements are contiguous (item-size
-// steps) in both. aux, when set, points to an int64: prefetch the rows that
-// many rows ahead.
+// steps) in both. aux, when set, points to a RowsPrefetch.
 //
+// How far ahead (in rows, 0: not at all) the rows slot prefetches the
+// destination rows and the update rows.
+struct RowsPrefetch {
+  int64_t dst_ahead = 0;
+  int64_t src_ahead = 0;
+};
+
 // Gufunc loops (Ufunc::core_signature() set) use `strided` only, with
 // NumPy's gufunc convention: dims[0] outer count, then the core dimension
 // sizes; steps: one outer step per operand, then every operand's core

@@ -797,19 +797,30 @@ void RowsFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const Loo
     std::vector<int64_t> dropped(static_cast<size_t>(workers), 0);
     RunWorkers(workers, [&](int w) {
       const int64_t lo = col.size * w / workers, hi = col.size * (w + 1) / workers;
-      int64_t dst[kChunk], src[kChunk], prefetch_rows = ahead, m = 0, lost = 0;
+      int64_t dst[kChunk], src[kChunk], m = 0, lost = 0;
+      // One worker: the update rows are consecutive (the hardware prefetcher
+      // follows them), the destinations random. Two: each worker's half of
+      // the destination stays in its L2, and its update rows skip the other
+      // worker's. Measured (0.30 ms against 0.33-0.39 for the other mixes).
+      const RowsPrefetch prefetch_rows{workers > 1 ? 0 : ahead, workers > 1 ? ahead : 0};
       char* args[4] = {op.data, reinterpret_cast<char*>(dst), up, reinterpret_cast<char*>(src)};
       const int64_t steps[4] = {0, 8, 0, 8};
       auto flush = [&] {
         const int64_t dims[2] = {m, run.len};
-        if (m > 0) CheckStatus(loop->slots.rows(ctx, args, dims, steps, ahead ? &prefetch_rows : nullptr));
+        void* aux = ahead ? const_cast<RowsPrefetch*>(&prefetch_rows) : nullptr;
+        if (m > 0) CheckStatus(loop->slots.rows(ctx, args, dims, steps, aux));
         m = 0;
       };
+      // Locals, not captures: the offset stores could alias them otherwise,
+      // forcing a reload of each at every row.
+      const IndexColumn<I> cw = col;
+      const int64_t rs = row_stride, us = ustep;
+      const Bounds bounds = r.bounds;
       for (int64_t i = 0; i < n; ++i) {
-        const int64_t v = land(i);
+        const int64_t v = cw.Land(i, bounds);
         lost += v < 0;
-        dst[m] = v * row_stride;
-        src[m] = i * ustep;
+        dst[m] = v * rs;
+        src[m] = i * us;
         m += v >= lo && v < hi;  // branch-free: the halves interleave at random
         if (m == kChunk) flush();
       }
