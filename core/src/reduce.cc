@@ -8,13 +8,16 @@
 // (column sums run across columns, vectorised), and the `accumulate` slot
 // for running values along a line. This file only walks dims.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
+#include <thread>
 
 #include "cast.h"
 #include "iterator.h"
 #include "ufuncx/error.h"
 #include "ufuncx/ufunc.h"
+#include "workers.h"
 
 namespace ufuncx {
 namespace {
@@ -90,6 +93,42 @@ ArrayView Broadcast(const ArrayView& kept, const Shape& full) {
   }
   return b;
 }
+
+namespace {
+
+// Reductions reading at least this many bytes split over two threads, in
+// this many pieces along the operand's first dim (claimed as the threads
+// free up, so a busy core slows the call down rather than stalling it).
+constexpr int64_t kThreadedMinBytes = int64_t{1} << 21;
+constexpr int64_t kThreadedPieces = 16;
+
+// Ufuncs whose reduction of a loop type, split into partial results that
+// are then combined in order, gives the one-thread result bit for bit:
+// selections (maximum, minimum, fmax, fmin) on every type, and wrapping
+// integer arithmetic and logic, which are associative. Not float add or
+// multiply: their results depend on the order of operations.
+bool SplitsExactly(const std::string& name, DType t) {
+  static const char* const kSelections[] = {"maximum", "minimum", "fmax", "fmin"};
+  static const char* const kIntegerOps[] = {"add",         "multiply",    "bitwise_and",
+                                            "bitwise_or",  "bitwise_xor", "logical_and",
+                                            "logical_or",  "logical_xor"};
+  auto named = [&](const auto& names) {
+    return std::find(std::begin(names), std::end(names), name) != std::end(names);
+  };
+  const Kind k = KindOf(t);
+  return named(kSelections) || ((k == Kind::kBool || k == Kind::kSigned || k == Kind::kUnsigned) &&
+                                named(kIntegerOps));
+}
+
+// Whether the slices of v along dim 0 are disjoint: its dim-0 step passes
+// over everything one slice spans.
+bool DisjointAlongDim0(const ArrayView& v) {
+  int64_t span = static_cast<int64_t>(v.itemsize());
+  for (size_t d = 1; d < v.shape.size(); ++d) span += std::llabs(v.strides[d]) * (v.shape[d] - 1);
+  return std::llabs(v.strides[0]) >= span;
+}
+
+}  // namespace
 
 // Writes a ufunc's identity, converted to `acc`'s dtype, into every
 // element of acc.
@@ -332,6 +371,53 @@ void Ufunc::ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView&
   });
 }
 
+// ReduceLoops without a mask, over two threads when the operand is large
+// and the split leaves the result unchanged bit for bit:
+// - dim 0 kept (a row-wise reduction): the threads take disjoint pieces of
+//   it, each a one-thread reduction of its own outputs (any ufunc);
+// - dim 0 the only one reduced (a 1-D or column-wise reduction) and the
+//   ufunc SplitsExactly: each piece but the first reduces into a partial
+//   result that starts at its first row; the first reduces into acc; the
+//   partials are then combined into acc in order.
+// Otherwise one thread.
+void Ufunc::ReduceLoopsThreaded(const Loop& loop, const ArrayView& acc, const ArrayView& in) const {
+  static const unsigned cores = std::thread::hardware_concurrency();
+  const int64_t rows = in.ndim() > 0 ? in.shape[0] : 0;
+  const bool large = cores >= 2 && rows >= 2 && in.dtype == loop.types[1] &&
+                     in.size() * static_cast<int64_t>(in.itemsize()) >= kThreadedMinBytes;
+  if (!large) return ReduceLoops(loop, acc, in, nullptr);
+  bool rest_kept = true;
+  for (size_t d = 1; d < acc.shape.size(); ++d) rest_kept &= acc.strides[d] != 0 || acc.shape[d] == 1;
+  const bool rowwise = acc.strides[0] != 0 && DisjointAlongDim0(acc);
+  const bool partials = acc.strides[0] == 0 && rest_kept && loop.types[0] == loop.types[1] &&
+                        SplitsExactly(name_, loop.types[0]);
+  if (!rowwise && !partials) return ReduceLoops(loop, acc, in, nullptr);
+  const int64_t piece = (rows + kThreadedPieces - 1) / kThreadedPieces;
+  const int64_t pieces = (rows + piece - 1) / piece;
+  std::vector<Array> partial(static_cast<size_t>(pieces));
+  std::atomic<int64_t> next{0};
+  internal::RunWorkers(2, [&](int) {
+    for (int64_t k; (k = next.fetch_add(1)) < pieces;) {
+      const int64_t start = k * piece, count = std::min(piece, rows - start);
+      if (rowwise || k == 0) {
+        ReduceLoops(loop, Slice(acc, 0, start, count), Slice(in, 0, start, count), nullptr);
+        continue;
+      }
+      Shape one = in.shape;
+      one[0] = 1;
+      Array& p = partial[static_cast<size_t>(k)];
+      p = Array(loop.types[0], one);
+      CopyInto(p.view(), Slice(in, 0, start, 1));
+      const ArrayView rest = Slice(in, 0, start + 1, count - 1);
+      if (count > 1) ReduceLoops(loop, Broadcast(p.view(), rest.shape), rest, nullptr);
+    }
+  });
+  if (rowwise) return;
+  for (int64_t k = 1; k < pieces; ++k) {
+    ReduceLoops(loop, Slice(acc, 0, 0, 1), partial[static_cast<size_t>(k)].view(), nullptr);
+  }
+}
+
 void Ufunc::ReduceInto(const ArrayView& a, const ArrayView& out, const ReduceOptions& opt) const {
   const Loop& loop = ResolveReduceLoop("reduce", a.dtype, opt.dtype, out.dtype);
   ReduceWith(loop, a, &out, nullptr, opt);
@@ -428,7 +514,11 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
       if (opt.initial) CopyInto(r, *opt.initial);
       else FillIdentity(r, identity_);
       to_loop_type();
-      ReduceLoops(loop, Broadcast(acc, a.shape), a, where);
+      if (where) {
+        ReduceLoops(loop, Broadcast(acc, a.shape), a, where);
+      } else {
+        ReduceLoopsThreaded(loop, Broadcast(acc, a.shape), a);
+      }
     } else if (nreduced <= 1) {
       // No initial value: start from the first element along the axis.
       const int ax = static_cast<int>(std::find(reduced.begin(), reduced.end(), true) - reduced.begin());
@@ -438,7 +528,7 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
         CopyInto(kept, Slice(a, ax, 0, 1));
         to_loop_type();
         const ArrayView rest = Slice(a, ax, 1, a.shape[static_cast<size_t>(ax)] - 1);
-        ReduceLoops(loop, Broadcast(acc, rest.shape), rest, nullptr);
+        ReduceLoopsThreaded(loop, Broadcast(acc, rest.shape), rest);
       }
     } else {
       // Several axes, no initial (reorderable ufuncs only): as NumPy, start

@@ -19,6 +19,9 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "ufuncx/loop.h"
 #include "ufuncx/scalar.h"
@@ -322,11 +325,39 @@ struct FloatPower {
 
 // ------------------------------------------------------------- min and max
 //
-// Call keeps the branch: in scatter and in reductions the running value
-// usually wins, so it predicts well and measured faster. Elementwise (what
-// the call loops use) chooses without a branch for float and double: on
-// unordered data the branch is mispredicted about half the time (a strided
-// float maximum took 6x NumPy's time that way).
+// Call (scatter and reductions, where the running value is `a`) is the
+// compare x86 computes in one instruction (maxsd/minsd: `b > a ? b : a`,
+// which keeps `a` on ties and when `a` is NaN) behind a branch on the one
+// NaN case it gets wrong, which is rare and so predicted well. The former
+// `(a >= b || isnan(a)) ? a : b` branched on the comparison itself:
+// maximum.at with 1e6 random updates into 1e5 places mispredicted it about
+// 30% of the time (C harness: 2.9 -> 1.5 ms). Elementwise (what the call
+// loops use) chooses without any branch for float and double: on unordered
+// data a branch is mispredicted about half the time (a strided float
+// maximum took 6x NumPy's time that way).
+
+// `b > a ? b : a` and `b < a ? b : a` (a on ties and when either is NaN):
+// on x86 one maxsd/minsd (maxss/minss), computed in vector registers. Left
+// to itself the compiler may carry the values in integer registers and
+// select with cmov, which puts two register-file crossings on the
+// load-combine-store chain of a scatter (1.97 against 1.37 ms for
+// maximum.at, 1e6 updates into 1e5 places).
+template <class T>
+inline T GreaterOf(T a, T b) {
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<T, double>) return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(b), _mm_set_sd(a)));
+  if constexpr (std::is_same_v<T, float>) return _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(b), _mm_set_ss(a)));
+#endif
+  return b > a ? b : a;
+}
+template <class T>
+inline T LesserOf(T a, T b) {
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<T, double>) return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(b), _mm_set_sd(a)));
+  if constexpr (std::is_same_v<T, float>) return _mm_cvtss_f32(_mm_min_ss(_mm_set_ss(b), _mm_set_ss(a)));
+#endif
+  return b < a ? b : a;
+}
 
 template <class T>
 inline T Choose(bool take_a, T a, T b) {
@@ -360,7 +391,7 @@ struct Maximum : ChooseElementwise<Maximum> {
     if constexpr (std::is_same_v<T, bool>) return a || b;
     else if constexpr (kIsComplex<T>) return (IsNaN(a) || CGe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
-    else return (a >= b || std::isnan(a)) ? a : b;  // a branch: see above
+    else return std::isnan(b) ? b : GreaterOf(a, b);  // see above
   }
 };
 
@@ -372,7 +403,7 @@ struct Minimum : ChooseElementwise<Minimum> {
     if constexpr (std::is_same_v<T, bool>) return a && b;
     else if constexpr (kIsComplex<T>) return (IsNaN(a) || CLe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
-    else return (a <= b || std::isnan(a)) ? a : b;  // a branch: see above
+    else return std::isnan(b) ? b : LesserOf(a, b);  // see above
   }
 };
 
@@ -384,7 +415,7 @@ struct Fmax : ChooseElementwise<Fmax> {
     if constexpr (std::is_same_v<T, bool>) return a || b;
     else if constexpr (kIsComplex<T>) return (IsNaN(b) || CGe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
-    else return (a >= b || std::isnan(b)) ? a : b;  // a branch: see above
+    else return std::isnan(a) ? b : GreaterOf(a, b);  // see above
   }
 };
 
@@ -396,7 +427,7 @@ struct Fmin : ChooseElementwise<Fmin> {
     if constexpr (std::is_same_v<T, bool>) return a && b;
     else if constexpr (kIsComplex<T>) return (IsNaN(b) || CLe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
-    else return (a <= b || std::isnan(b)) ? a : b;  // a branch: see above
+    else return std::isnan(a) ? b : LesserOf(a, b);  // see above
   }
 };
 

@@ -161,6 +161,7 @@ class Ufunc {
                   const ReduceOptions& options) const;
   void ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView& in,
                    const ArrayView* where) const;
+  void ReduceLoopsThreaded(const Loop& loop, const ArrayView& acc, const ArrayView& in) const;
   void AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView& res, int axis) const;
   void ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const int64_t> indices,
                     int64_t axis, const ArrayView* out, Array* result) const;

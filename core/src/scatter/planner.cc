@@ -20,6 +20,7 @@
 #include "ufuncx/error.h"
 #include "ufuncx/scalar.h"
 #include "ufuncx/scatter.h"
+#include "workers.h"
 
 namespace ufuncx {
 
@@ -476,32 +477,6 @@ void WithItemSize(int64_t item, F&& f) {
   }
 }
 
-// f(w) for workers w = 0..workers-1, w = 0 on the calling thread; the
-// first exception any of them throws is rethrown after all have finished.
-template <class F>
-void RunWorkers(int workers, F&& f) {
-  std::vector<std::thread> pool;
-  std::vector<std::exception_ptr> errors(static_cast<size_t>(workers));
-  for (int w = 1; w < workers; ++w) {
-    pool.emplace_back([&, w] {
-      try {
-        f(w);
-      } catch (...) {
-        errors[w] = std::current_exception();
-      }
-    });
-  }
-  try {
-    f(0);
-  } catch (...) {
-    errors[0] = std::current_exception();
-  }
-  for (std::thread& t : pool) t.join();
-  for (const std::exception_ptr& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
-}
-
 // f(I{}) with I the C++ type of an integer index dtype; false for others.
 template <class F>
 bool WithIndexType(DType t, F&& f) {
@@ -795,7 +770,7 @@ void RowsFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const Loo
     // core's L2 while the updates stream past (20000 rows of 64 float64
     // into 1000 rows: 0.42 -> 0.30 ms in the C harness).
     std::vector<int64_t> dropped(static_cast<size_t>(workers), 0);
-    RunWorkers(workers, [&](int w) {
+    internal::RunWorkers(workers, [&](int w) {
       const int64_t lo = col.size * w / workers, hi = col.size * (w + 1) / workers;
       int64_t dst[kChunk], src[kChunk], m = 0, lost = 0;
       // One worker: the update rows are consecutive (the hardware prefetcher
@@ -934,7 +909,7 @@ bool ReorderedFastTyped(const ScatterRequest& r, const CanonicalScatter& c, cons
     while ((int64_t{2} << shift) * item <= kL2Bytes / 4) ++shift;
   }
   const int64_t nblocks = ((size - 1) >> shift) + 1;
-  auto parallel = [&](auto&& f) { RunWorkers(workers, f); };
+  auto parallel = [&](auto&& f) { internal::RunWorkers(workers, f); };
   auto slice = [&](int w) { return std::pair{n * w / workers, n * (w + 1) / workers}; };
   // Pass 1: counts per block and worker; the last slot counts dropped updates.
   std::vector<std::vector<int64_t>> count(workers, std::vector<int64_t>(nblocks + 1, 0));
