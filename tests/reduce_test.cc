@@ -3,11 +3,15 @@
 // rules, outer shapes, matmul's shape rules, and the error classes.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "test_util.h"
+#include "workers.h"
 #include "ufuncx/ufuncx.h"
 
 namespace ufuncx {
@@ -147,6 +151,33 @@ TEST(Gufunc, MatmulShapeRules) {
   EXPECT_EQ(ii.dtype(), DType::kInt32);
   EXPECT_EQ(ii.typed<int32_t>()[3], 2 * 1 + 3 * 3);
   EXPECT_THROW(mm.Reduce(a), RuntimeError);
+}
+
+// The worker pool behind threaded reductions, row scatter and GEMM: every
+// worker runs once per call, the first exception comes back to the caller,
+// and callers on several threads at once all finish (those that find the
+// pool busy start threads of their own).
+TEST(Workers, EveryWorkerRunsAndErrorsComeBack) {
+  for (int call = 0; call < 50; ++call) {
+    std::vector<int> ran(3, 0);
+    internal::RunWorkers(3, [&](int w) { ++ran[static_cast<size_t>(w)]; });
+    EXPECT_EQ(ran, std::vector<int>({1, 1, 1}));
+  }
+  EXPECT_THROW(internal::RunWorkers(2, [](int w) {
+                 if (w == 1) throw std::runtime_error("worker 1");
+               }),
+               std::runtime_error);
+  std::atomic<int64_t> total{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 4; ++c) {
+    callers.emplace_back([&] {
+      for (int call = 0; call < 100; ++call) {
+        internal::RunWorkers(2, [&](int w) { total += w + 1; });
+      }
+    });
+  }
+  for (std::thread& t : callers) t.join();
+  EXPECT_EQ(total.load(), 4 * 100 * 3);
 }
 
 }  // namespace

@@ -99,10 +99,10 @@ namespace {
 // Reductions reading at least this many bytes split over two threads, in
 // this many pieces along the operand's first dim (claimed as the threads
 // free up, so a busy core slows the call down rather than stalling it).
-// Starting a thread costs about 30 us: at 4 MB (float32 maximum.reduce of
-// 1e6, 0.06 ms) two threads measured 1.38x NumPy's time, at 8 MB 0.89-0.93x,
-// at 40-80 MB 0.58-0.61x.
-constexpr int64_t kThreadedMinBytes = int64_t{6} << 20;
+// With the pool's helper awake (workers.cc), float32 maximum.reduce
+// measured 0.87x NumPy's time at 2.2 MB, 0.69-0.76x at 4 MB and 0.54x at
+// 40 MB; one thread, 1.03-1.11x from 1.6 to 4 MB.
+constexpr int64_t kThreadedMinBytes = int64_t{2} << 20;
 constexpr int64_t kThreadedPieces = 16;
 
 // Ufuncs whose reduction of a loop type, split into partial results that

@@ -1,33 +1,45 @@
 // Worker threads for the few passes that split over cores (scatter plans,
-// large reductions): f(w) for w = 0..workers-1, w = 0 on the calling thread.
-// The first exception any worker throws is rethrown once all have finished.
+// large reductions, large matrix products): f(w) for w = 0..workers-1, w = 0
+// on the calling thread, the others on a pool of helper threads that stay
+// alive between calls. The first exception any worker throws is rethrown
+// once all have finished.
 #pragma once
 
 #include <exception>
+#include <functional>
 #include <thread>
 #include <vector>
 
 namespace ufuncx::internal {
 
+// Hands job(1) .. job(helpers) to the pool's helper threads and returns
+// true, or returns false (running nothing) when the pool is serving another
+// caller or has fewer helpers. PoolWait then blocks until they are done.
+bool PoolStart(int helpers, const std::function<void(int)>& job);
+void PoolWait();
+
 template <class F>
 void RunWorkers(int workers, F&& f) {
-  std::vector<std::thread> pool;
-  std::vector<std::exception_ptr> errors(static_cast<size_t>(workers));
-  for (int w = 1; w < workers; ++w) {
-    pool.emplace_back([&, w] {
-      try {
-        f(w);
-      } catch (...) {
-        errors[static_cast<size_t>(w)] = std::current_exception();
-      }
-    });
-  }
-  try {
+  if (workers <= 1) {
     f(0);
-  } catch (...) {
-    errors[0] = std::current_exception();
+    return;
   }
-  for (std::thread& t : pool) t.join();
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(workers));
+  const std::function<void(int)> guarded = [&](int w) {
+    try {
+      f(w);
+    } catch (...) {
+      errors[static_cast<size_t>(w)] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> spawned;
+  const bool pooled = PoolStart(workers - 1, guarded);
+  if (!pooled) {  // another caller holds the pool: threads of our own
+    for (int w = 1; w < workers; ++w) spawned.emplace_back(guarded, w);
+  }
+  guarded(0);
+  if (pooled) PoolWait();
+  for (std::thread& t : spawned) t.join();
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }
