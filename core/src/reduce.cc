@@ -592,6 +592,38 @@ void Ufunc::AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView
       axis_fastest = false;
     }
   }
+  // A long 1-D integer scan of an associative op, on two threads: each
+  // scans its half, then the second half is offset by the first half's last
+  // value (op(carry, local prefix)), both threads taking part. Wrapping
+  // integer arithmetic, logic and selections regroup exactly, so the result
+  // is the sequential one. (Float scans stay sequential, as NumPy's are.)
+  static const unsigned cores = std::thread::hardware_concurrency();
+  const int64_t item = static_cast<int64_t>(ItemSize(loop.types[0]));
+  const Kind kind = KindOf(loop.types[0]);
+  if (a.ndim() == 1 && cores >= 2 && n * item >= kThreadedMinBytes &&
+      (kind == Kind::kSigned || kind == Kind::kUnsigned || kind == Kind::kBool) &&
+      loop.types[0] == loop.types[1] && loop.types[1] == loop.types[2] &&
+      SplitsExactly(name_, loop.types[0]) && (SameLayout(a, res) || !MayShareMemory(a, res))) {
+    const int64_t mid = n / 2, si = a.strides[0], so = res.strides[0];
+    internal::RunWorkers(2, [&](int w) {
+      const int64_t start = w == 0 ? 0 : mid, len = w == 0 ? mid : n - mid;
+      char* args[2] = {a.data + start * si, res.data + start * so};
+      const int64_t steps[2] = {si, so};
+      CheckStatus(loop.slots.accumulate(ctx, args, &len, steps, nullptr));
+    });
+    std::vector<char> carry(static_cast<size_t>(item));
+    std::memcpy(carry.data(), res.data + (mid - 1) * so, static_cast<size_t>(item));
+    const LoopFn fn = so == item && loop.slots.contig ? loop.slots.contig : loop.slots.strided;
+    const int64_t rest = n - mid, half = rest / 2;
+    internal::RunWorkers(2, [&](int w) {
+      const int64_t start = mid + (w == 0 ? 0 : half);
+      int64_t len = w == 0 ? half : rest - half;
+      char* args[3] = {carry.data(), res.data + start * so, res.data + start * so};
+      const int64_t steps[3] = {0, so, so};
+      CheckStatus(fn(ctx, args, &len, steps, nullptr));
+    });
+    return;
+  }
   // Complex multiply differs between NumPy's chained and elementwise loops:
   // complex scans always run along lines, as NumPy's do.
   if (axis_fastest || other < 64 || n == 1 || KindOf(loop.types[0]) == Kind::kComplex) {
@@ -609,7 +641,6 @@ void Ufunc::AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView
     return;
   }
   if (!SameLayout(a, res)) CopyInto(Drop(res, axis, 0), Drop(a, axis, 0));
-  const int64_t item = static_cast<int64_t>(ItemSize(loop.types[0]));
   for (int64_t i = 1; i < n; ++i) {
     const ArrayView ops[3] = {Drop(res, axis, i - 1), Drop(a, axis, i), Drop(res, axis, i)};
     const internal::StridedIteration it(ops, ops[0].shape);

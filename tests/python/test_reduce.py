@@ -348,3 +348,32 @@ def test_large_reductions_split_over_threads_match_numpy(name, dtype, rng):
         assert_same(ufunc.reduce(m.T, axis=axis), ref.reduce(m.T, axis=axis))
     out = np.empty(1000, dtype=m.dtype)
     assert_same(ufunc.reduce(m, axis=0, out=out), ref.reduce(m, axis=0, out=np.empty_like(out)))
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "bitwise_xor",
+                                  "logical_or", "subtract", "fmax"])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint16, np.float64])
+def test_large_scans_split_over_threads_match_numpy(name, dtype, rng):
+    # Over 2 MiB: 1-D integer scans of associative ops run on two threads
+    # (halves scanned apart, the second offset by the first's last value);
+    # float scans and non-associative ops (subtract) stay sequential. Every
+    # case must equal NumPy's result exactly, wrap-around included.
+    ufunc, ref = getattr(ux, name), getattr(np, name)
+    n = (3 << 20) // np.dtype(dtype).itemsize + 11
+    if np.dtype(dtype).kind == "f":
+        if name.startswith("bitwise"):
+            return  # no float loops
+        a = rng.standard_normal(n).astype(dtype)
+        a[n // 2 + 1] = np.nan
+    else:
+        a = rng.integers(0, np.iinfo(dtype).max, n, dtype=dtype)
+        if name == "multiply":
+            a = (a % 7 + 1).astype(dtype)  # wraps many times
+    for arr in (a, a[::-1], a[::3]):
+        assert_same(ufunc.accumulate(arr), ref.accumulate(arr))
+    out = np.empty_like(a)
+    assert_same(ufunc.accumulate(a, out=out), ref.accumulate(a, out=np.empty_like(a)))
+    b, c = a.copy(), a.copy()
+    ufunc.accumulate(b, out=b)  # in place
+    ref.accumulate(c, out=c)
+    assert_same(b, c)
