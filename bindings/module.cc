@@ -164,7 +164,7 @@ class PyUfunc {
       int status;
       if (n > kReleaseGilAbove) {
         pyb::gil_scoped_release release;
-        status = fn(ctx, a, &n, steps, nullptr);
+        status = RunElementwise(fn, ctx, a, n, steps, nin + 1);
       } else {
         status = fn(ctx, a, &n, steps, nullptr);
       }

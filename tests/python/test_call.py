@@ -426,3 +426,55 @@ def test_small_call_shapes(sa, sb):
     assert_same(ux.divide(np.arange(3), np.arange(1, 4)), np.divide(np.arange(3), np.arange(1, 4)))
     with pytest.raises(ValueError, match="negative integer powers"):
         ux.power(np.arange(3), np.array([-1, -1, -1]))
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "fmin", "sqrt", "exp", "less",
+                                  "divmod", "floor_divide", "arctan2", "negative"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_large_calls_split_over_threads_equal_piecewise_calls(name, dtype, rng):
+    # Over 4 MiB of operands a call runs in pieces on two threads. Every
+    # element must still come out as a small (one-thread) call computes it,
+    # bit for bit, for contiguous, broadcast, strided and in-place operands.
+    u = getattr(ux, name)
+    n = (6 << 20) // np.dtype(dtype).itemsize // (u.nin + u.nout) + 13
+    if np.dtype(dtype).kind == "f":
+        a = (rng.standard_normal(n) * 10).astype(dtype)
+        a[[1, n // 2, n - 1]] = [np.nan, np.inf, -0.0]
+    else:
+        a = rng.integers(-1000, 1000, n).astype(dtype)
+    b = np.flip(a) + 1
+    args = (a, b)[: u.nin]
+    try:
+        whole = u(*args)
+    except TypeError:
+        return  # no loop for this type (NumPy raises the same)
+    cut = 4096
+    pieces = [u(*(x[i:i + cut] for x in args)) for i in range(0, n, cut)]
+    if u.nout == 1:
+        pieces = [np.concatenate(pieces)]
+        whole = (whole,)
+    else:
+        pieces = [np.concatenate(p) for p in zip(*pieces)]
+    for w, p in zip(whole, pieces):
+        assert_same(w, p)
+    if u.nin == 2 and u.nout == 1:
+        assert_same(u(a, dtype(3)), np.concatenate([u(a[i:i + cut], dtype(3)) for i in range(0, n, cut)]))
+        s = a[::2]
+        assert_same(u(s, s), np.concatenate([u(s[i:i + cut], s[i:i + cut]) for i in range(0, len(s), cut)]))
+        if whole[0].dtype == a.dtype:
+            c = a.copy()
+            u(c, b, out=c)
+            assert_same(c, whole[0])
+    if name in ("add", "multiply", "maximum"):
+        assert_same(whole[0], getattr(np, name)(*args))
+
+
+def test_large_call_reports_a_failing_piece():
+    # A loop status from any piece of a split call is raised, as NumPy does.
+    n = 1 << 20
+    base, exp = np.full(n, 2, np.int64), np.ones(n, np.int64)
+    exp[-5] = -1
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ux.power(base, exp)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        np.power(base, exp)

@@ -68,6 +68,14 @@ struct CallPlan {
   }
 };
 
+// Runs an elementwise loop slot (contig or strided) over n elements of
+// nargs operands, in pieces over two threads when they span several MiB:
+// every element is computed by the same instructions either way, so the
+// result does not change. Returns the loop's status (the first failing
+// piece's).
+int RunElementwise(LoopFn fn, const LoopContext& ctx, char* const* args, int64_t n,
+                   const int64_t* steps, int nargs);
+
 class Ufunc {
  public:
   Ufunc(std::string name, int nin, int nout, Identity identity,
