@@ -478,3 +478,27 @@ def test_large_call_reports_a_failing_piece():
         ux.power(base, exp)
     with pytest.raises(ValueError, match="negative integer powers"):
         np.power(base, exp)
+
+
+def test_large_results_reuse_freed_blocks_without_aliasing():
+    # Results of 4 MiB and more come from a handler that keeps the last
+    # freed large blocks for reuse (their pages are already mapped). A reused
+    # block must never be handed out while an array still owns it, and its
+    # old contents must never show through.
+    a = np.arange(1 << 20, dtype=np.float64)  # 8 MiB
+    first = ux.add(a, 1.0)
+    del first
+    second = ux.add(a, 2.0)
+    third = ux.add(a, 3.0)
+    assert not np.shares_memory(second, third)
+    np.testing.assert_array_equal(second, a + 2.0)
+    np.testing.assert_array_equal(third, a + 3.0)
+    view = ux.multiply(a, 2.0)[::2]  # the view keeps its block alive
+    fourth = ux.add(a, 4.0)
+    assert not np.shares_memory(view, fourth)
+    np.testing.assert_array_equal(view, (a * 2.0)[::2])
+    smaller = ux.add(a[: 7 << 17], 5.0)  # 7 MiB may take a freed 8 MiB block
+    del second, third, fourth
+    zeros = ux.add.accumulate(np.zeros(1 << 20, dtype=np.int64))
+    np.testing.assert_array_equal(zeros, 0)
+    np.testing.assert_array_equal(smaller, a[: 7 << 17] + 5.0)

@@ -353,13 +353,17 @@ def test_large_reductions_split_over_threads_match_numpy(name, dtype, rng):
 @pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "bitwise_xor",
                                   "logical_or", "subtract", "fmax"])
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint16, np.float64])
-def test_large_scans_split_over_threads_match_numpy(name, dtype, rng):
-    # Over 2 MiB: 1-D integer scans of associative ops run on two threads
-    # (halves scanned apart, the second offset by the first's last value);
-    # float scans and non-associative ops (subtract) stay sequential. Every
-    # case must equal NumPy's result exactly, wrap-around included.
+@pytest.mark.parametrize("mib", [3, 20])
+def test_large_scans_split_over_threads_match_numpy(name, dtype, mib, rng):
+    # Over 2 MiB: 1-D integer scans of associative ops run on two threads.
+    # Up to 32 MiB of operand and result, halves are scanned apart and the
+    # second offset by the first's last value; beyond, one thread reduces
+    # the head while the other scans it, then scans and offsets the tail
+    # chunk by chunk (not in place). Float scans and non-associative ops
+    # (subtract) stay sequential. Every case must equal NumPy's result
+    # exactly, wrap-around included.
     ufunc, ref = getattr(ux, name), getattr(np, name)
-    n = (3 << 20) // np.dtype(dtype).itemsize + 11
+    n = (mib << 20) // np.dtype(dtype).itemsize + 11
     if np.dtype(dtype).kind == "f":
         if name.startswith("bitwise"):
             return  # no float loops
