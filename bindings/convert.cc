@@ -242,6 +242,7 @@ namespace {
 constexpr size_t kAlignedMinBytes = size_t{256} << 10;
 constexpr size_t kAlignment = 64;
 constexpr size_t kHugeMinBytes = size_t{4} << 20;
+constexpr size_t kRetainMinBytes = size_t{1} << 20;
 
 void* FreshAligned(size_t size) {
   void* p = nullptr;
@@ -255,10 +256,11 @@ void* FreshAligned(size_t size) {
   return p;
 }
 
-// The last two large blocks freed, kept for a short while. glibc returns
-// blocks over 32 MiB to the kernel at once, so a loop making a large result
-// each time faults every page in afresh, and zeroing them costs as much as
-// the work (an 80 MB int64 add.accumulate: 13-16 ms with a fresh result,
+// The last two large blocks (1 MiB or more) freed, kept for a short while.
+// glibc returns blocks over 32 MiB to the kernel at once (and smaller ones
+// too, depending on what the process allocated before), so a loop making a
+// large result each time faults every page in afresh, and zeroing them
+// costs as much as the work (an 80 MB int64 add.accumulate: 13-16 ms with a fresh result,
 // 7.4-8 ms into a reused one). Like jemalloc's decay of dirty pages, a
 // block waits at most kRetainSeconds (checked whenever the handler runs),
 // and no more than kRetainMaxBytes wait in all. A block is reused for a
@@ -283,7 +285,7 @@ class RetainedBlocks {
   }
   // Keeps p (returns true) or leaves it to the caller to free.
   bool Keep(void* p, size_t size) {
-    if (size < kHugeMinBytes || size > kRetainMaxBytes) return false;
+    if (size < kRetainMinBytes || size > kRetainMaxBytes) return false;
     std::lock_guard<std::mutex> lock(mu_);
     const auto now = Clock::now();
     ReleaseOld(now);
@@ -340,7 +342,7 @@ RetainedBlocks& Retained() {
 }
 
 void* AlignedMalloc(void*, size_t size) {
-  if (size >= kHugeMinBytes) {
+  if (size >= kRetainMinBytes) {
     if (void* p = Retained().Take(size)) return p;
   }
   return FreshAligned(size);

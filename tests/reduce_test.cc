@@ -5,12 +5,14 @@
 
 #include <atomic>
 #include <cmath>
+#include <complex>
 #include <numeric>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "test_util.h"
+#include "linalg/gemm.h"
 #include "workers.h"
 #include "ufuncx/ufuncx.h"
 
@@ -182,3 +184,36 @@ TEST(Workers, EveryWorkerRunsAndErrorsComeBack) {
 
 }  // namespace
 }  // namespace ufuncx
+
+// The dense GEMM path (packing space kept per thread, operands copied to
+// unit-stride rows when they lack them, products split over threads), with
+// and without conjugating the left operand, against a plain triple loop.
+TEST(Gemm, DenseProductsMatchAPlainLoop) {
+  using C = std::complex<double>;
+  const int64_t n = 256, k = 128, m = 130;  // over 2^22 multiply-adds: two threads
+  std::vector<C> a(static_cast<size_t>(2 * n * k)), b(static_cast<size_t>(k * m));
+  for (size_t i = 0; i < a.size(); ++i) a[i] = C(std::sin(0.3 * i), std::cos(0.7 * i));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = C(std::cos(0.11 * i), std::sin(0.5 * i));
+  for (const bool conj : {false, true}) {
+    for (const int64_t a_c : {int64_t{1}, int64_t{2}}) {  // a's columns strided or not
+      const int64_t a_r = k * a_c;
+      std::vector<C> o(static_cast<size_t>(n * m * 2), C(-7, 7));
+      const int64_t o_r = 1, o_c = n;  // a column-major result (copied back)
+      ufuncx::internal::Gemm<C>(n, k, m, a.data(), a_r, a_c, conj, b.data(), m, 1, o.data(),
+                                o_r, o_c);
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < m; ++j) {
+          C want = 0;
+          for (int64_t t = 0; t < k; ++t) {
+            const C x = a[static_cast<size_t>(i * a_r + t * a_c)];
+            want += (conj ? std::conj(x) : x) * b[static_cast<size_t>(t * m + j)];
+          }
+          const C got = o[static_cast<size_t>(i * o_r + j * o_c)];
+          ASSERT_NEAR(got.real(), want.real(), 1e-12 * k) << conj << " " << i << " " << j;
+          ASSERT_NEAR(got.imag(), want.imag(), 1e-12 * k) << conj << " " << i << " " << j;
+        }
+      }
+      for (size_t i = static_cast<size_t>(n * m); i < o.size(); ++i) ASSERT_EQ(o[i], C(-7, 7));
+    }
+  }
+}

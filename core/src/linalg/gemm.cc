@@ -2,6 +2,8 @@
 // over the cores.
 #include "linalg/gemm.h"
 
+#include "workers.h"
+
 #include <algorithm>
 #include <thread>
 #include <vector>
@@ -58,15 +60,10 @@ void Gemm(int64_t n, int64_t k, int64_t m, const T* a, int64_t a_r, int64_t a_c,
   const int64_t parts = std::min({cores, n / 64, (n * k * m) >> 21});
   if (parts < 2) return GemmOne<T>(n, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c);
   const int64_t rows = (n + parts - 1) / parts;
-  std::vector<std::thread> threads;
-  for (int64_t p = 1; p < parts; ++p) {
+  internal::RunWorkers(static_cast<int>(parts), [&](int p) {
     const int64_t r0 = p * rows, r = std::min(rows, n - r0);
-    threads.emplace_back([=] {
-      GemmOne<T>(r, k, m, a + r0 * a_r, a_r, a_c, conj_a, b, b_r, b_c, o + r0 * o_r, o_r, o_c);
-    });
-  }
-  GemmOne<T>(rows, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c);
-  for (std::thread& t : threads) t.join();
+    GemmOne<T>(r, k, m, a + r0 * a_r, a_r, a_c, conj_a, b, b_r, b_c, o + r0 * o_r, o_r, o_c);
+  });
 }
 
 template void Gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t, bool,
