@@ -14,7 +14,8 @@ namespace ufuncx::internal {
 
 // Hands job(1) .. job(helpers) to the pool's helper threads and returns
 // true, or returns false (running nothing) when the pool is serving another
-// caller or has fewer helpers. PoolWait then blocks until they are done.
+// caller or has fewer helpers. PoolWait runs on the caller the jobs no
+// helper has claimed yet, then blocks until the others are done.
 bool PoolStart(int helpers, const std::function<void(int)>& job);
 void PoolWait();
 

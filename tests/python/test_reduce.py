@@ -323,9 +323,10 @@ def test_logical_bool_reductions_every_length_and_position(name):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.uint32, np.bool_])
 def test_large_reductions_split_over_threads_match_numpy(name, dtype, rng):
     # Over 2 MiB: reductions run on two threads where that cannot change a
-    # bit (selections; integer and bool arithmetic and logic; any ufunc
-    # when the kept dim is split). Everything else takes one thread; every
-    # case must equal NumPy's result exactly.
+    # bit: selections and integer and bool arithmetic and logic in pieces
+    # of dim 0; any ufunc when dim 0 is kept (split in pieces) or reduced
+    # with another dim kept (that dim split in halves). Every case must
+    # equal NumPy's result exactly.
     ufunc, ref = getattr(ux, name), getattr(np, name)
     if np.dtype(dtype).kind == "f" and name.startswith("bitwise"):
         return  # no float loops (TypeError, as in NumPy: test_reduce covers errors)
@@ -348,6 +349,10 @@ def test_large_reductions_split_over_threads_match_numpy(name, dtype, rng):
         assert_same(ufunc.reduce(m.T, axis=axis), ref.reduce(m.T, axis=axis))
     out = np.empty(1000, dtype=m.dtype)
     assert_same(ufunc.reduce(m, axis=0, out=out), ref.reduce(m, axis=0, out=np.empty_like(out)))
+    cube = a[: (n // 2000) * 2000].reshape(-1, 80, 25)  # dim 0 reduced, the kept 80 split
+    for axis in (0, (0, 2), (0, 1)):
+        assert_same(ufunc.reduce(cube, axis=axis), ref.reduce(cube, axis=axis))
+    assert_same(ufunc.reduce(m[:, ::-3], axis=0), ref.reduce(m[:, ::-3], axis=0))
 
 
 @pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "bitwise_xor",
