@@ -6,6 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -399,14 +402,46 @@ int Reduce(const LoopContext&, char* const* args, const int64_t* dims,
   return status;
 }
 
-// The accumulate slot (T, T -> T): args[0] input, args[1] output.
+// Stores v at p with a streaming (non-temporal) store where the ISA has one
+// for T (x86-64: 4- and 8-byte integers); plain stores otherwise.
+template <class T>
+inline void StoreStreaming(T* p, T v) {
+#if defined(__SSE2__)
+  if constexpr (std::is_integral_v<T> && sizeof(T) == 8) {
+    return _mm_stream_si64(reinterpret_cast<long long*>(p), static_cast<long long>(v));
+  } else if constexpr (std::is_integral_v<T> && sizeof(T) == 4) {
+    return _mm_stream_si32(reinterpret_cast<int*>(p), static_cast<int>(v));
+  }
+#endif
+  *p = v;
+}
+
+inline void StreamingStoresDone() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+// Contiguous scans whose input and output together exceed this many bytes
+// no longer run in the last-level cache: they write with streaming stores,
+// which skip reading each output line first (int64 add.accumulate of 1e7
+// elements: 7.8-8.1 ms against 6.5 ms in a C harness; at 1e6, plain stores
+// win, 0.335 against 0.350 ms).
+inline constexpr int64_t kScanStreamMinBytes = int64_t{16} << 20;
+
+// The accumulate slot (T, T -> T): args[0] input, args[1] output; aux, when
+// set, points to a start value (a T): out[0] = op(start, in[0]).
 template <class Op, class T>
 int Accumulate(const LoopContext&, char* const* args, const int64_t* dims,
-               const int64_t* steps, void*) noexcept {
+               const int64_t* steps, void* aux) noexcept {
   const int64_t n = dims[0], si = steps[0], so = steps[1];
   if (n <= 0) return 0;
   int status = 0;
   T cur = LoadElem<T>(args[0]);
+  if (aux) {
+    cur = Convert<T>(ChainStep<Op>(status, static_cast<Compute<Op, T>>(LoadElem<T>(static_cast<const char*>(aux))),
+                                   In<Op, T>(args[0])));
+  }
   StoreElem(args[1], cur);
   if constexpr (kIsInt<T> && !MayFail<Op>) {
     if (si == sizeof(T) && so == sizeof(T)) {
@@ -415,14 +450,22 @@ int Accumulate(const LoopContext&, char* const* args, const int64_t* dims,
       // keep only the adds on the dependency chain.
       const T* in = reinterpret_cast<const T*>(args[0]);
       T* out = reinterpret_cast<T*>(args[1]);
-      int64_t i = 1;
-      for (; i + 4 <= n; i += 4) {
-        const T x0 = in[i], x1 = in[i + 1], x2 = in[i + 2], x3 = in[i + 3];
-        const T c0 = Op::Call(cur, x0), c1 = Op::Call(c0, x1), c2 = Op::Call(c1, x2);
-        cur = Op::Call(c2, x3);
-        out[i] = c0, out[i + 1] = c1, out[i + 2] = c2, out[i + 3] = cur;
+      auto body = [&](auto store) {
+        int64_t i = 1;
+        for (; i + 4 <= n; i += 4) {
+          const T x0 = in[i], x1 = in[i + 1], x2 = in[i + 2], x3 = in[i + 3];
+          const T c0 = Op::Call(cur, x0), c1 = Op::Call(c0, x1), c2 = Op::Call(c1, x2);
+          cur = Op::Call(c2, x3);
+          store(out + i, c0), store(out + i + 1, c1), store(out + i + 2, c2), store(out + i + 3, cur);
+        }
+        for (; i < n; ++i) store(out + i, cur = Op::Call(cur, in[i]));
+      };
+      if (2 * n * static_cast<int64_t>(sizeof(T)) >= kScanStreamMinBytes && in != out) {
+        body([](T* p, T v) { StoreStreaming(p, v); });
+        StreamingStoresDone();
+      } else {
+        body([](T* p, T v) { *p = v; });
       }
-      for (; i < n; ++i) out[i] = cur = Op::Call(cur, in[i]);
       return 0;
     }
   }

@@ -58,6 +58,8 @@ struct IndexedIndices {
 //
 // `accumulate`: args[0] input, args[1] output (any steps): out[0] = in[0],
 // out[i] = op(out[i-1], in[i]), in order, the running value in a register.
+// aux, when set, points to a start value c of the loop type, and then
+// out[0] = op(c, in[0]).
 //
 // `rows` (same-typed binary loops with a Highway body) is the row-scatter
 // slot: dims[0] rows of dims[1] elements; row r combines operand elements

@@ -11,7 +11,9 @@ namespace ufuncx {
 
 // Bumped whenever Loop, LoopSlots, the loop ABI or PluginSpec change; a
 // plugin carries the version it was built for.
-inline constexpr int kPluginAbiVersion = 3;  // 2: IndexedIndices::stop; 3: LoopSlots::rows
+// 2: IndexedIndices::stop; 3: LoopSlots::rows; 4: accumulate's start value
+// (aux).
+inline constexpr int kPluginAbiVersion = 4;
 
 // One table entry of a plugin: a new ufunc, or (overload) loops for an
 // existing one, appended after its loops in table order.
