@@ -326,5 +326,40 @@ TEST(Loops, StridedDriversHandleEveryStep) {
   EXPECT_GT(checked, 2500);
 }
 
+// The accumulate slot's start value (aux): scanning [0, k) and then [k, n)
+// from the first part's last value gives the one-call scan bit for bit, for
+// every loop with the slot (the two-thread scans of reduce.cc rely on it).
+TEST(Loops, AccumulateFromAStartValueContinuesTheScan) {
+  const LoopContext ctx;
+  const int64_t n = 41, k = 17;
+  int checked = 0;
+  for (const Ufunc* u : AllUfuncs()) {
+    for (const Loop& l : u->loops()) {
+      if (!l.slots.accumulate) continue;
+      const Buffers in = Make(l, 1, n, 0, 11);
+      const int64_t item = static_cast<int64_t>(ItemSize(l.types[0]));
+      std::vector<char> whole(static_cast<size_t>(n * item)), parts(whole.size());
+      const int64_t steps[2] = {item, item};
+      char* one[2] = {in.args[0], whole.data()};
+      int64_t count = n;
+      const int rc = l.slots.accumulate(ctx, one, &count, steps, nullptr);  // (FP flags)
+      char* head[2] = {in.args[0], parts.data()};
+      count = k;
+      const int rc_head = l.slots.accumulate(ctx, head, &count, steps, nullptr);
+      std::vector<char> start(parts.begin() + (k - 1) * item, parts.begin() + k * item);
+      char* tail[2] = {in.args[0] + k * item, parts.data() + k * item};
+      count = n - k;
+      const int rc_tail = l.slots.accumulate(ctx, tail, &count, steps, start.data());
+      EXPECT_EQ(rc_head | rc_tail, rc) << Describe(*u, l);
+      for (int64_t i = 0; i < n; ++i) {
+        ASSERT_TRUE(Same(l.types[0], parts.data() + i * item, whole.data() + i * item, 0))
+            << Describe(*u, l) << " element " << i;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 200);
+}
+
 }  // namespace
 }  // namespace ufuncx
