@@ -473,6 +473,7 @@ pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axi
   opt.keepdims = keepdims;
   ArrayView out_view, initial_view, where_view;
   if (!out.is_none()) out_view = TargetView(out, "out");
+  const Shape shape = u.ReduceShape(a, opt);  // argument errors before loop errors
   const Loop& loop = u.ResolveReduceLoop("reduce", a.dtype, opt.dtype,
                                          out.is_none() ? std::nullopt : std::optional(out_view.dtype));
   pyb::object initial_arr;
@@ -492,7 +493,7 @@ pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axi
     opt.where = &where_view;
   }
   // Results are NumPy-allocated (its allocator caches large blocks).
-  pyb::object res = out.is_none() ? NewArray(loop.types[0], u.ReduceShape(a, opt))
+  pyb::object res = out.is_none() ? NewArray(loop.types[0], shape)
                                   : pyb::reinterpret_borrow<pyb::object>(out);
   if (out.is_none()) out_view = ViewOf(AsArray(res));
   MaybeWithoutGil(a.size(), [&] { u.ReduceInto(a, out_view, opt); });
@@ -520,7 +521,8 @@ pyb::object AccumulateMethod(const PyUfunc& self, pyb::handle array, int64_t axi
   const ArrayView a = InputView(array, "array");
   const std::optional<DType> dt = OptDType(dtype);
   ArrayView o;
-  pyb::object res = Destination(u, "accumulate", a.dtype, dt, out, [&] { return a.shape; }, &o);
+  const Shape shape = u.AccumulateShape(a, axis);  // argument errors before loop errors
+  pyb::object res = Destination(u, "accumulate", a.dtype, dt, out, [&] { return shape; }, &o);
   MaybeWithoutGil(a.size(), [&] { u.AccumulateInto(a, o, axis, dt); });
   return Finish(out, res);
 }
@@ -537,9 +539,8 @@ pyb::object ReduceatMethod(const PyUfunc& self, pyb::handle array, pyb::handle i
                                      static_cast<size_t>(ix.shape[0]));
   const std::optional<DType> dt = OptDType(dtype);
   ArrayView o;
-  pyb::object res = Destination(u, "reduceat", a.dtype, dt, out, [&] {
-    return u.ReduceatShape(a, static_cast<int64_t>(idx.size()), axis);
-  }, &o);
+  const Shape shape = u.ReduceatShape(a, idx, axis);  // argument errors before loop errors
+  pyb::object res = Destination(u, "reduceat", a.dtype, dt, out, [&] { return shape; }, &o);
   MaybeWithoutGil(a.size(), [&] { u.ReduceatInto(a, idx, o, axis, dt); });
   return Finish(out, res);
 }

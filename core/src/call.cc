@@ -125,7 +125,8 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
     }
     return true;
   };
-  // NumPy's subtract and negative type resolvers refuse booleans.
+  // NumPy's subtract and negative type resolvers refuse booleans, and so do
+  // the ufuncs below.
   if (!any_fixed && std::all_of(in.begin(), in.end(), [](DType t) { return t == DType::kBool; })) {
     if (name_ == "subtract") {
       throw TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
@@ -134,6 +135,14 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
     if (name_ == "negative") {
       throw TypeError("The numpy boolean negative, the `-` operator, is not supported, use the "
                       "`~` operator or the logical_not function instead.");
+    }
+    // These take the inputs' common type as it is, and have no bool loop.
+    if (name_ == "positive" || name_ == "sign" || name_ == "gcd" || name_ == "lcm") {
+      std::string types;
+      for (int i = 0; i < nin_; ++i) types += (i ? ", " : "") + std::string("<class 'numpy.dtypes.BoolDType'>");
+      if (nin_ > 1) types = "(" + types + ")";
+      throw TypeError("ufunc '" + name_ + "' did not contain a loop with signature matching types " +
+                      types + " -> None");
     }
   }
   if (int_inputs_loop_ >= 0 && !any_fixed &&

@@ -179,6 +179,7 @@ std::vector<bool> ReducedAxes(int nd, const std::optional<std::vector<int64_t>>&
 }  // namespace
 
 Shape Ufunc::ReduceShape(const ArrayView& a, const ReduceOptions& opt) const {
+  CheckBinaryMethod("reduce");
   const std::vector<bool> reduced = ReducedAxes(a.ndim(), opt.axis);
   Shape r;
   for (int d = 0; d < a.ndim(); ++d) {
@@ -188,10 +189,27 @@ Shape Ufunc::ReduceShape(const ArrayView& a, const ReduceOptions& opt) const {
   return r;
 }
 
-Shape Ufunc::ReduceatShape(const ArrayView& a, int64_t num_indices, int64_t axis) const {
+Shape Ufunc::AccumulateShape(const ArrayView& a, int64_t axis) const {
+  CheckBinaryMethod("accumulate");
+  if (a.ndim() == 0) throw TypeError("cannot accumulate on a scalar");
+  NormalizeAxis(axis, a.ndim());
+  return a.shape;
+}
+
+Shape Ufunc::ReduceatShape(const ArrayView& a, std::span<const int64_t> indices,
+                           int64_t axis) const {
+  CheckBinaryMethod("reduceat");
   if (a.ndim() == 0) throw TypeError("cannot reduceat on a scalar");
+  const int ax = NormalizeAxis(axis, a.ndim());
+  const int64_t n = a.shape[static_cast<size_t>(ax)];
+  for (int64_t v : indices) {
+    if (v < 0 || v >= n) {
+      throw IndexError("index " + std::to_string(v) + " out-of-bounds in " + name_ +
+                       ".reduceat [0, " + std::to_string(n) + ")");
+    }
+  }
   Shape r = a.shape;
-  r[static_cast<size_t>(NormalizeAxis(axis, a.ndim()))] = num_indices;
+  r[static_cast<size_t>(ax)] = static_cast<int64_t>(indices.size());
   return r;
 }
 
@@ -474,11 +492,13 @@ void Ufunc::ReduceLoopsThreaded(const Loop& loop, const ArrayView& acc, const Ar
 }
 
 void Ufunc::ReduceInto(const ArrayView& a, const ArrayView& out, const ReduceOptions& opt) const {
+  ReduceShape(a, opt);
   const Loop& loop = ResolveReduceLoop("reduce", a.dtype, opt.dtype, out.dtype);
   ReduceWith(loop, a, &out, nullptr, opt);
 }
 
 Array Ufunc::Reduce(const ArrayView& a, const ReduceOptions& opt) const {
+  ReduceShape(a, opt);
   const Loop& loop = ResolveReduceLoop("reduce", a.dtype, opt.dtype, std::nullopt);
   Array result;
   ReduceWith(loop, a, nullptr, &result, opt);
@@ -769,8 +789,8 @@ Ufunc::Prepared Ufunc::Prepare(const Loop& loop, const ArrayView& a, const Array
 }
 
 Array Ufunc::Accumulate(const ArrayView& a, int64_t axis, std::optional<DType> dtype) const {
+  AccumulateShape(a, axis);
   const Loop& loop = ResolveReduceLoop("accumulate", a.dtype, dtype, std::nullopt);
-  if (a.ndim() == 0) throw TypeError("cannot accumulate on a scalar");
   const int ax = NormalizeAxis(axis, a.ndim());
   Prepared p = Prepare(loop, a, nullptr, a.shape, false);
   AccumulateWith(loop, p.in, p.res, ax);
@@ -779,8 +799,8 @@ Array Ufunc::Accumulate(const ArrayView& a, int64_t axis, std::optional<DType> d
 
 void Ufunc::AccumulateInto(const ArrayView& a, const ArrayView& out, int64_t axis,
                            std::optional<DType> dtype) const {
+  AccumulateShape(a, axis);
   const Loop& loop = ResolveReduceLoop("accumulate", a.dtype, dtype, out.dtype);
-  if (a.ndim() == 0) throw TypeError("cannot accumulate on a scalar");
   const int ax = NormalizeAxis(axis, a.ndim());
   if (out.shape != a.shape) throw ValueError("provided out is the wrong size for the accumulation.");
   Prepared p = Prepare(loop, a, &out, a.shape, true);
@@ -792,6 +812,7 @@ void Ufunc::AccumulateInto(const ArrayView& a, const ArrayView& out, int64_t axi
 
 Array Ufunc::Reduceat(const ArrayView& a, std::span<const int64_t> indices, int64_t axis,
                       std::optional<DType> dtype) const {
+  ReduceatShape(a, indices, axis);
   const Loop& loop = ResolveReduceLoop("reduceat", a.dtype, dtype, std::nullopt);
   Array result;
   ReduceatWith(loop, a, indices, axis, nullptr, &result);
@@ -800,23 +821,16 @@ Array Ufunc::Reduceat(const ArrayView& a, std::span<const int64_t> indices, int6
 
 void Ufunc::ReduceatInto(const ArrayView& a, std::span<const int64_t> indices,
                          const ArrayView& out, int64_t axis, std::optional<DType> dtype) const {
+  ReduceatShape(a, indices, axis);
   const Loop& loop = ResolveReduceLoop("reduceat", a.dtype, dtype, out.dtype);
   ReduceatWith(loop, a, indices, axis, &out, nullptr);
 }
 
 void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const int64_t> indices,
                          int64_t axis, const ArrayView* out, Array* result) const {
-  if (a.ndim() == 0) throw TypeError("cannot reduceat on a scalar");
-  const int ax = NormalizeAxis(axis, a.ndim());
+  const int ax = NormalizeAxis(axis, a.ndim());  // (checked by ReduceatShape)
   const int64_t n = a.shape[static_cast<size_t>(ax)];
-  for (int64_t v : indices) {
-    if (v < 0 || v >= n) {
-      throw IndexError("index " + std::to_string(v) + " out-of-bounds in " + name_ +
-                       ".reduceat [0, " + std::to_string(n) + ")");
-    }
-  }
-  Shape rshape = a.shape;
-  rshape[static_cast<size_t>(ax)] = static_cast<int64_t>(indices.size());
+  const Shape rshape = ReduceatShape(a, indices, axis);
   if (out && out->shape != rshape) {
     throw ValueError("output parameter for " + name_ + ".reduceat has shape " +
                      internal::ShapeString(out->shape) + " but expected " +

@@ -329,6 +329,26 @@ def test_errors_use_numpy_classes():
         np.power(np.arange(3), -1)
 
 
+@pytest.mark.parametrize("name", ["subtract", "negative", "positive", "sign", "gcd", "lcm"])
+def test_ufuncs_that_refuse_bool_inputs(name):
+    # NumPy's resolvers for these take all-bool inputs as bool and find no
+    # loop (subtract and negative say which operator to use instead); a bool
+    # mixed with an integer, or a requested dtype, is fine.
+    nf, uf = getattr(np, name), getattr(ux, name)
+    flags = [np.array([True, False])] * nf.nin
+    with pytest.raises(TypeError) as want:
+        nf(*flags)
+    with pytest.raises(TypeError) as got:
+        uf(*flags)
+    assert str(got.value) == str(want.value)
+    if nf.nin == 2:
+        with pytest.raises(TypeError):
+            uf.reduce(flags[0])
+        mixed = [flags[0], np.array([3, 4])]
+        assert_same(uf(*mixed), nf(*mixed))
+    assert_same(uf(*flags, dtype=np.int8), nf(*flags, dtype=np.int8))
+
+
 def test_numerics_named_in_the_issue():
     i8 = np.array([127, -128, 5, -5], np.int8)
     assert_same(ux.add(i8, np.int8(1)), np.add(i8, np.int8(1)))  # wraps

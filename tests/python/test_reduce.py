@@ -387,3 +387,28 @@ def test_large_scans_split_over_threads_match_numpy(name, dtype, mib, rng):
     ufunc.accumulate(b, out=b)  # in place
     ref.accumulate(c, out=c)
     assert_same(b, c)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.equal.reduce(np.arange(3), axis=5),
+    lambda m: m.equal.accumulate(np.arange(3), axis=5),
+    lambda m: m.equal.reduceat(np.arange(3), [0], axis=5),
+    lambda m: m.equal.reduceat(np.arange(3.0), [-1]),
+    lambda m: m.gcd.reduceat(np.arange(3.0), [7]),
+    lambda m: m.gcd.reduceat(np.arange(3.0), [0], out=np.empty(1)),
+    lambda m: m.sqrt.reduce(np.arange(3), axis=5),
+    lambda m: m.equal.reduceat(np.arange(3), [0]),
+])
+def test_argument_errors_come_before_missing_loops(call):
+    # NumPy checks the method's ufunc, the axis and reduceat's indices before
+    # it looks for a loop: a bad axis is an AxisError even for a ufunc (equal,
+    # gcd on floats) that has no reduction loop for the operand.
+    with pytest.raises(Exception) as want:
+        call(np)
+    with pytest.raises(Exception) as got:
+        call(ux)
+    if isinstance(want.value, TypeError):  # NumPy's UFuncTypeError is one
+        assert isinstance(got.value, TypeError)
+    else:
+        assert type(got.value) is type(want.value)
+        assert str(got.value) == str(want.value)

@@ -158,10 +158,15 @@ class Ufunc {
                                 std::optional<DType> out) const;
   // Throws NumPy's ValueError unless the method applies to this ufunc.
   void CheckBinaryMethod(const char* method) const;
-  // Result shapes of Reduce and Reduceat (for callers that allocate the
-  // result themselves and use the *Into forms); throw as those do.
+  // Result shapes of Reduce, Accumulate and Reduceat (for callers that
+  // allocate the result themselves and use the *Into forms). They check
+  // the arguments in NumPy's order (the method's ufunc, a scalar operand,
+  // the axis, reduceat's indices) and throw as the methods do; the methods
+  // call them before choosing a loop, so an argument error wins over a
+  // missing loop, as in NumPy.
   Shape ReduceShape(const ArrayView& a, const ReduceOptions& options) const;
-  Shape ReduceatShape(const ArrayView& a, int64_t num_indices, int64_t axis) const;
+  Shape AccumulateShape(const ArrayView& a, int64_t axis) const;
+  Shape ReduceatShape(const ArrayView& a, std::span<const int64_t> indices, int64_t axis) const;
 
  private:
   struct Prepared;
