@@ -215,10 +215,9 @@ class PyUfunc {
           for (int i = 0; i < nout; ++i) {
             if (!t[i].is_none()) outs[i] = t[i], out_given = true;
           }
+        } else if (nout != 1) {  // (out=None too, as in NumPy)
+          throw TypeError("'out' must be a tuple of arrays for a ufunc with more than one output");
         } else if (!v.is_none()) {
-          if (nout != 1) {
-            throw TypeError("'out' must be a tuple of arrays for a ufunc with more than one output");
-          }
           outs[0] = pyb::reinterpret_borrow<pyb::object>(v);
           out_given = true;
         }

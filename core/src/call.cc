@@ -17,6 +17,17 @@
 namespace ufuncx {
 namespace {
 
+// NumPy's promoter for the binary logical ufuncs: inputs of different
+// dtypes (none of them fixed by a signature) meet in the bool loop, and
+// their casts to bool are not held to the casting rule.
+bool LogicalPromotion(const std::string& name, std::span<const DType> in,
+                      const CallOptions& opt) {
+  if (name != "logical_and" && name != "logical_or" && name != "logical_xor") return false;
+  if (in.size() != 2 || in[0] == in[1]) return false;
+  if (!opt.signature.empty()) return false;
+  return !opt.dtype || *opt.dtype == DType::kBool;
+}
+
 constexpr int64_t kBufferElems = 8192;
 
 std::string DTypeRepr(DType t) { return std::string("dtype('") + Name(t) + "')"; }
@@ -125,6 +136,13 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
     }
     return true;
   };
+  if (LogicalPromotion(name_, in, opt)) {
+    for (const Loop& l : loops) {
+      if (std::all_of(l.types.begin(), l.types.end(), [](DType t) { return t == DType::kBool; })) {
+        return l;
+      }
+    }
+  }
   // NumPy's subtract and negative type resolvers refuse booleans, and so do
   // the ufuncs below.
   if (!any_fixed && std::all_of(in.begin(), in.end(), [](DType t) { return t == DType::kBool; })) {
@@ -195,7 +213,8 @@ CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,
   for (const ArrayView& v : inputs) in_types.push_back(v.dtype);
   CallPlan plan;
   plan.loop = &ResolveLoop(in_types, opt);
-  for (int i = 0; i < nin_; ++i) {
+  const bool logical = LogicalPromotion(name_, in_types, opt);
+  for (int i = 0; i < nin_ && !logical; ++i) {
     if (!CanCast(in_types[i], plan.loop->types[i], opt.casting)) {
       throw TypeError("Cannot cast ufunc '" + name_ + "' input " +
                       std::to_string(i) + " from " + DTypeRepr(in_types[i]) +

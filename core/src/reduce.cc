@@ -250,7 +250,9 @@ const Loop& Ufunc::ResolveReduceLoop(const char* method, DType in, std::optional
   if (logical && !sig0) {
     opt.signature.assign(3, DType::kBool);
   } else if (sig0) {
-    opt.signature = {sig0, std::nullopt, sig0};
+    // NumPy's promoter fills the whole signature from a homogeneous output
+    // type: dtype= (or the widened add/multiply type) is every operand's.
+    opt.signature = {sig0, sig0, sig0};
   }
   // The first operand is the accumulator: a fixed type stands for it.
   DType ins[2] = {sig0.value_or(out.value_or(in)), in};

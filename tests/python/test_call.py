@@ -327,6 +327,9 @@ def test_errors_use_numpy_classes():
         ux.power(np.arange(3), -1)
     with pytest.raises(ValueError, match="negative integer powers"):
         np.power(np.arange(3), -1)
+    for lib in (np, ux):  # two outputs: out=None is not a tuple
+        with pytest.raises(TypeError, match="'out' must be a tuple of arrays"):
+            lib.divmod(np.ones(3), np.ones(3), out=None)
 
 
 @pytest.mark.parametrize("name", ["subtract", "negative", "positive", "sign", "gcd", "lcm"])

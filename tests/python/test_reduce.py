@@ -398,6 +398,7 @@ def test_large_scans_split_over_threads_match_numpy(name, dtype, mib, rng):
     lambda m: m.gcd.reduceat(np.arange(3.0), [0], out=np.empty(1)),
     lambda m: m.sqrt.reduce(np.arange(3), axis=5),
     lambda m: m.equal.reduceat(np.arange(3), [0]),
+    lambda m: m.ldexp.reduce(np.ones(3, np.float16), dtype=np.float16),  # dtype is every operand's
 ])
 def test_argument_errors_come_before_missing_loops(call):
     # NumPy checks the method's ufunc, the axis and reduceat's indices before
