@@ -525,3 +525,19 @@ def test_large_results_reuse_freed_blocks_without_aliasing():
     zeros = ux.add.accumulate(np.zeros(1 << 20, dtype=np.int64))
     np.testing.assert_array_equal(zeros, 0)
     np.testing.assert_array_equal(smaller, a[: 7 << 17] + 5.0)
+
+
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor"])
+@pytest.mark.parametrize("casting", ["no", "same_kind", "unsafe"])
+def test_logical_ufuncs_meet_mixed_inputs_in_bool(name, casting):
+    # NumPy's logical promoter: inputs of different dtypes use the bool loop,
+    # whatever the casting rule; same-dtype inputs keep their own loop; a
+    # signature is held to the rule.
+    nf, uf = getattr(np, name), getattr(ux, name)
+    ops = [np.array([True, False, True]), np.array([0, 5, -1], np.int32),
+           np.array([np.nan, 0.0, 2.5]), np.array([0j, 1j, 0])]
+    for x in ops:
+        for y in ops:
+            assert_same(uf(x, y, casting=casting), nf(x, y, casting=casting))
+    with pytest.raises(TypeError):
+        uf(ops[0], ops[1], signature="ii->?", casting="no")
