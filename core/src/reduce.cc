@@ -846,21 +846,49 @@ void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const i
                         ? loop.slots.reduce_contig
                         : loop.slots.reduce;
   const LoopContext ctx{name_.c_str()};
-  for (int64_t j = 0; j < m && ShapeSize(rshape) > 0; ++j) {
-    // NumPy: a[i[j]:i[j+1]] reduced, or a[i[j]] alone when i[j] >= i[j+1];
-    // the last segment runs to the end.
+  auto finish = [&] {
+    if (out && p.res.data != out->data) CopyInto(*out, p.res);
+    if (result) *result = p.res_own;
+  };
+  // NumPy: a[i[j]:i[j+1]] reduced, or a[i[j]] alone when i[j] >= i[j+1];
+  // the last segment runs to the end.
+  auto segment = [&](int64_t j) {
     const int64_t start = indices[static_cast<size_t>(j)];
     int64_t end = j + 1 < m ? indices[static_cast<size_t>(j + 1)] : n;
-    if (end <= start) end = start + 1;
-    if (a.ndim() == 1) {  // one element to copy, one loop call
+    return std::pair{start, std::max(end, start + 1)};
+  };
+  // 1-D: one element to copy and one loop call a segment. Segments write
+  // distinct results, so a large operand splits them over two threads in
+  // claimed groups (each segment reduced as on one thread).
+  auto one_d = [&](int64_t j0, int64_t j1) {
+    for (int64_t j = j0; j < j1; ++j) {
+      const auto [start, end] = segment(j);
       char* acc = p.res.data + j * p.res.strides[0];
       std::memcpy(acc, p.in.data + start * steps[1], item);
       if (end - start == 1) continue;
       char* args[3] = {acc, p.in.data + (start + 1) * steps[1], acc};
       int64_t len = end - start - 1;
       CheckStatus(fn(ctx, args, &len, steps, nullptr));
-      continue;
     }
+  };
+  if (a.ndim() == 1) {
+    static const unsigned cores = std::thread::hardware_concurrency();
+    if (cores < 2 || m < 2 || p.res.strides[0] == 0 ||
+        n * static_cast<int64_t>(item) < kThreadedMinBytes) {
+      one_d(0, m);
+      return finish();
+    }
+    const int64_t group = (m + kThreadedPieces - 1) / kThreadedPieces;
+    std::atomic<int64_t> next{0};
+    internal::RunWorkers(2, [&](int) {
+      for (int64_t g; (g = next.fetch_add(1)) * group < m;) {
+        one_d(g * group, std::min(m, (g + 1) * group));
+      }
+    });
+    return finish();
+  }
+  for (int64_t j = 0; j < m && ShapeSize(rshape) > 0; ++j) {
+    const auto [start, end] = segment(j);
     const ArrayView acc = Drop(p.res, ax, j);
     CopyInto(acc, Drop(p.in, ax, start));
     if (end - start == 1) continue;
@@ -875,8 +903,7 @@ void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const i
       }
     });
   }
-  if (out && p.res.data != out->data) CopyInto(*out, p.res);
-  if (result) *result = p.res_own;
+  finish();
 }
 
 // --------------------------------------------------------------------- outer

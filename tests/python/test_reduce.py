@@ -413,3 +413,25 @@ def test_argument_errors_come_before_missing_loops(call):
     else:
         assert type(got.value) is type(want.value)
         assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_large_reduceat_splits_segments_over_threads(dtype, rng):
+    # 1-D reduceat over 2 MiB and more reduces its segments on two threads
+    # (each segment as on one thread): NumPy's results bit for bit, with
+    # decreasing, repeated and last-segment indices, into out= as well.
+    n = (3 << 20) // np.dtype(dtype).itemsize + 5
+    a = (rng.standard_normal(n) * 100).astype(dtype)
+    idx = np.sort(rng.choice(n, 997, replace=False))
+    idx[0] = 0
+    idx = np.concatenate([idx, [idx[500], 3, 3, n - 1], idx[::-7]])
+    for name in ("add", "maximum", "multiply"):
+        assert_same(getattr(ux, name).reduceat(a, idx), getattr(np, name).reduceat(a, idx))
+    out = np.empty(len(idx), dtype)
+    assert_same(ux.add.reduceat(a, idx, out=out), np.add.reduceat(a, idx))
+    assert_same(out, np.add.reduceat(a, idx))
+    assert_same(ux.add.reduceat(a[::-1], idx), np.add.reduceat(a[::-1], idx))
+    if dtype == np.int64:  # a failing segment on either thread raises NumPy's error
+        bad = np.tile(np.array([2, 1, -1], np.int64), n // 3)
+        with pytest.raises(ValueError, match="negative integer powers"):
+            ux.power.reduceat(bad, np.arange(0, len(bad), 1000))
