@@ -438,6 +438,41 @@ void Ufunc::ReduceLoopsThreaded(const Loop& loop, const ArrayView& acc, const Ar
   const bool large = cores >= 2 && rows >= 2 && in.dtype == loop.types[1] &&
                      in.size() * static_cast<int64_t>(in.itemsize()) >= kThreadedMinBytes;
   if (!large) return ReduceLoops(loop, acc, in, nullptr);
+  const DType t = loop.types[0];
+  if (in.ndim() == 1 && acc.strides[0] == 0 && in.shape[0] > 128 && name_ == "add" &&
+      (t == DType::kFloat32 || t == DType::kFloat64) && loop.types[1] == t && loop.types[2] == t) {
+    // NumPy's pairwise sum of a long run first splits it in two at a
+    // multiple of 8 (n2 below). Each thread sums one half from -0.0 (which
+    // adds nothing, -0.0 included), and acc + (left + right) is then the
+    // one-thread result bit for bit.
+    const int64_t n = in.shape[0], si = in.strides[0];
+    const int64_t n2 = n / 2 - (n / 2) % 8;
+    alignas(16) char part[2][16];
+    for (char* q : {part[0], part[1]}) {
+      if (t == DType::kFloat32) {
+        const float z = -0.0f;
+        std::memcpy(q, &z, sizeof z);
+      } else {
+        const double z = -0.0;
+        std::memcpy(q, &z, sizeof z);
+      }
+    }
+    const LoopContext ctx{name_.c_str()};
+    const LoopFn sum = si == static_cast<int64_t>(ItemSize(t)) && loop.slots.reduce_contig
+                           ? loop.slots.reduce_contig
+                           : loop.slots.reduce;
+    internal::RunWorkers(2, [&](int w) {
+      char* args[3] = {part[w], in.data + (w == 0 ? 0 : n2 * si), part[w]};
+      const int64_t steps[3] = {0, si, 0}, len = w == 0 ? n2 : n - n2;
+      CheckStatus(sum(ctx, args, &len, steps, nullptr));
+    });
+    const int64_t one = 1, steps[3] = {0, 0, 0};
+    char* halves[3] = {part[0], part[1], part[0]};
+    CheckStatus(loop.slots.strided(ctx, halves, &one, steps, nullptr));
+    char* total[3] = {acc.data, part[0], acc.data};
+    CheckStatus(loop.slots.strided(ctx, total, &one, steps, nullptr));
+    return;
+  }
   bool rest_kept = true;
   for (size_t d = 1; d < acc.shape.size(); ++d) rest_kept &= acc.strides[d] != 0 || acc.shape[d] == 1;
   const bool rowwise = acc.strides[0] != 0 && DisjointAlongDim0(acc);

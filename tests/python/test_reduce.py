@@ -435,3 +435,22 @@ def test_large_reduceat_splits_segments_over_threads(dtype, rng):
         bad = np.tile(np.array([2, 1, -1], np.int64), n // 3)
         with pytest.raises(ValueError, match="negative integer powers"):
             ux.power.reduceat(bad, np.arange(0, len(bad), 1000))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_large_float_sums_split_at_the_pairwise_midpoint(dtype, rng):
+    # Over 2 MiB, a 1-D float add.reduce sums the two halves of NumPy's
+    # pairwise split on two threads: bit for bit NumPy's sum, signed zeros,
+    # infinities and cancellation included.
+    n = (5 << 20) // np.dtype(dtype).itemsize + 13
+    cases = [rng.standard_normal(n).astype(dtype),
+             np.full(n, -0.0, dtype),
+             np.concatenate([np.full(n // 2, 1e30, dtype), np.full(n - n // 2, -1e30, dtype)]),
+             np.where(np.arange(n) == n - 3, np.inf, 1.0).astype(dtype)]
+    cases[3][5] = -np.inf  # inf - inf in different halves: NaN
+    for a in cases:
+        for v in (a, a[::-1], a[1::2], a[: n // 2 + 7]):
+            got, want = ux.add.reduce(v), np.add.reduce(v)
+            assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+        assert np.asarray(ux.add.reduce(a, initial=-0.0)).tobytes() == \
+            np.asarray(np.add.reduce(a, initial=-0.0)).tobytes()
