@@ -142,6 +142,37 @@ def test_errors_leave_target_unchanged():
     assert_same(a, before)
 
 
+@pytest.mark.parametrize("n", [3, 5000, 300000])
+def test_a_failing_combiner_leaves_the_target_unchanged(n, rng):
+    # Integer power fails on a negative exponent part-way through the
+    # updates (NumPy's at keeps the updates before it); ufuncx restores the
+    # target, whatever the plan, and raises NumPy's error.
+    a = rng.integers(-3, 4, n)
+    before = a.copy()
+    idx = rng.integers(0, n, 2 * n)
+    b = np.full(2 * n, 2)
+    b[-1] = -1
+    with pytest.raises(ValueError, match="Integers to negative integer powers"):
+        ux.power.at(a, idx, b)
+    assert_same(a, before)
+    m = a.reshape(-1, 1) if n % 2 else a.reshape(-1, 2)
+    with pytest.raises(ValueError, match="Integers to negative integer powers"):
+        ux.power.at(m, (slice(None), 0), np.where(np.arange(m.shape[0]) == m.shape[0] // 2, -1, 1))
+    assert_same(a, before)
+    ux.power.at(a, idx[:5], 2)  # no failure: applied as NumPy does
+    want = before.copy()
+    np.power.at(want, idx[:5], 2)
+    assert_same(a, want)
+
+
+def test_missing_loop_comes_before_index_errors():
+    # NumPy's at resolves the loop first: a TypeError even with an index out
+    # of bounds.
+    for lib in (np, ux):
+        with pytest.raises(TypeError):
+            lib.left_shift.at(np.arange(3), [0, 5], np.ones(2, complex))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.complex128])
 @pytest.mark.parametrize("order", ["random", "sorted", "one", "negative"])
 def test_many_updates_into_small_targets(dtype, order, rng):

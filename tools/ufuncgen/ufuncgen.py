@@ -207,7 +207,8 @@ def scalar_shard(k, recs, ops_header, source, ns="gen"):
         indexed = f"&Indexed<{ia}>" if ia else "nullptr"
         ra = r.reduce_args()
         red = f"&Reduce<{ra}>, nullptr, &Accumulate<{ra}>" if ra else "nullptr, nullptr, nullptr"
-        lines.append(f"  t[{r.index}] = {{&Strided<{a}>, &Contig<{a}>, nullptr, {indexed}, {red}}};"
+        lines.append(f"  t[{r.index}] = {{&Strided<{a}>, &Contig<{a}>, nullptr, {indexed}, {red}, nullptr, "
+                     f"drivers::kLoopMayFail<{a}>}};"
                      f"  // {r.entry.name} {r.sig}")
     lines += ["}", "", f"}}  // namespace ufuncx::{ns}", ""]
     return "\n".join(lines)

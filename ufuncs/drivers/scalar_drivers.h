@@ -22,6 +22,11 @@ template <class Op>
 concept NativeHalf = requires { Op::kNativeHalf; };
 template <class Op>
 concept MayFail = requires { Op::kMayFail; };
+
+// LoopSlots::may_fail of a loop of Op (the other parameters: its arity and
+// types, as the drivers take them).
+template <class Op, int Nin, class... T>
+inline constexpr bool kLoopMayFail = MayFail<Op>;
 template <class Op>
 concept PairwiseOp = requires { Op::kPairwiseSum; };
 template <class Op>

@@ -88,6 +88,9 @@ struct LoopSlots {
   LoopFn reduce_contig = nullptr;
   LoopFn accumulate = nullptr;
   LoopFn rows = nullptr;
+  // The loop can report a failure status part-way (integer power of a
+  // negative exponent): in-place callers save what they write first.
+  bool may_fail = false;
 };
 
 struct Loop {

@@ -12,7 +12,7 @@ namespace ufuncx {
 // Bumped whenever Loop, LoopSlots, the loop ABI or PluginSpec change; a
 // plugin carries the version it was built for.
 // 2: IndexedIndices::stop; 3: LoopSlots::rows; 4: accumulate's start value
-// (aux).
+// (aux) and LoopSlots::may_fail.
 inline constexpr int kPluginAbiVersion = 4;
 
 // One table entry of a plugin: a new ufunc, or (overload) loops for an

@@ -1168,15 +1168,17 @@ void ApplyMean(const ScatterRequest& r, const CanonicalScatter& c, Walker& walke
   }
 }
 
-}  // namespace
-
-ScatterReport Scatter(const ScatterRequest& r) {
+// The scatter itself; Scatter() below guards combiners that can fail.
+ScatterReport ScatterUnguarded(const ScatterRequest& r) {
   const CanonicalScatter c = internal::Canonicalize(r);
   Walker walker(r, c);
   ScatterReport report;
   // The common shapes (one index per update, or per row of one run) skip
   // the general walker entirely when the dtypes need no casts.
   const Loop* exact = ExactLoop(r);
+  // NumPy's at resolves the loop before it looks at an index: a missing
+  // loop is a TypeError even when an index is out of bounds.
+  if (r.combiner && !exact) (void)ResolvedLoop(r);
   const bool typed = exact || (!r.combiner && c.num_operands == 1 && r.updates.size() == 1 &&
                                r.updates[0].dtype == r.operands[0].dtype);
   if (typed && r.init == Init::kIncludeTarget && r.finalize == Finalize::kNone &&
@@ -1288,6 +1290,26 @@ ScatterReport Scatter(const ScatterRequest& r) {
   report.updates_skipped = walker.skipped();
   report.updates_applied = num_updates - report.updates_skipped;
   return report;
+}
+
+}  // namespace
+
+// A combiner loop that can fail part-way (integer power of a negative
+// exponent) would leave the updates before the failure applied, as NumPy's
+// at does. Bad input loses nothing here: the operands are saved first and
+// restored when the loop fails.
+ScatterReport Scatter(const ScatterRequest& r) {
+  const Loop* exact = r.combiner ? ExactLoop(r) : nullptr;
+  const Loop* loop = exact ? exact : r.combiner ? &ResolvedLoop(r) : nullptr;
+  if (!loop || !loop->slots.may_fail) return ScatterUnguarded(r);
+  std::vector<Array> saved;
+  for (const ArrayView& o : r.operands) saved.push_back(Array::CopyOf(o));
+  try {
+    return ScatterUnguarded(r);
+  } catch (...) {
+    for (size_t k = 0; k < saved.size(); ++k) CopyInto(r.operands[k], saved[k].view());
+    throw;
+  }
 }
 
 }  // namespace ufuncx
