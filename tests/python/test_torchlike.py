@@ -131,3 +131,22 @@ def test_error_classes_match_torch():
                 T(s).scatter_(0, T(np.array([[2]], np.int32)), T(np.ones((1, 1)))).numpy())
     with pytest.raises(RuntimeError):
         tl.index_put_(s, (np.array([0]),), np.array(1, np.int64))
+
+
+def test_torch_error_classes_found_by_the_oracle():
+    # Checked against torch 2.13: dtype mismatches raise even for an empty
+    # index; index_add_ out of range is IndexError on a 1-D self and
+    # RuntimeError otherwise; complex amax/amin and bool mean are not
+    # implemented in torch's CPU kernels.
+    with pytest.raises(RuntimeError, match="Expected self.dtype to be equal to src.dtype"):
+        tl.scatter_add_(np.zeros((1, 2)), 0, np.zeros((3, 0), np.int64), np.zeros((3, 0), np.int32))
+    with pytest.raises(IndexError, match="index out of range in self"):
+        tl.index_add_(np.zeros(3), 0, np.array([3]), np.ones(1))
+    with pytest.raises(RuntimeError, match="out of bounds for dimension 0 with size 4"):
+        tl.index_add_(np.zeros((4, 2)), 0, np.array([-1]), np.ones((1, 2)))
+    with pytest.raises(RuntimeError, match="must have the same scalar type"):
+        tl.index_add_(np.zeros(4), 0, np.array([0, 1]), np.ones(2, bool), alpha=2)
+    with pytest.raises(NotImplementedError, match="not implemented for 'ComplexFloat'"):
+        tl.scatter_reduce_(np.zeros(3, np.complex64), 0, np.array([0]), np.ones(1, np.complex64), "amax")
+    with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
+        tl.scatter_reduce_(np.zeros(3, bool), 0, np.array([0]), np.ones(1, bool), "mean")

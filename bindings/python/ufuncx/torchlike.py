@@ -71,7 +71,7 @@ def index_add_(self, dim, index, source, *, alpha=1):
     """Tensor.index_add_: self.select(dim, index[i]) += alpha * source.select(dim, i)."""
     _self(self)
     source = np.asarray(source)
-    if alpha != 1:
+    if alpha != 1 and source.dtype == self.dtype:  # (other dtypes: the C++ error)
         source = source * np.asarray(alpha).astype(self.dtype)
     _core._torch_index_add(self, dim, np.asarray(index), _source(source, self))
     return self

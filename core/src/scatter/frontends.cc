@@ -139,6 +139,9 @@ void ScatterReduce(const ArrayView& self, int64_t dim, const ArrayView& index,
   if (index.dtype != DType::kInt64 && index.dtype != DType::kInt32) {
     throw RuntimeError(std::string(name) + "(): Expected dtype int32/int64 for index");
   }
+  if (src.dtype != self.dtype) {  // (torch checks it for an empty index too)
+    throw RuntimeError(std::string(name) + "(): Expected self.dtype to be equal to src.dtype");
+  }
   dim = WrapDim(dim, self.ndim());
   if (index.size() == 0) return;
   if (index.ndim() != self.ndim()) {
@@ -154,8 +157,16 @@ void ScatterReduce(const ArrayView& self, int64_t dim, const ArrayView& index,
                          " and to be no larger size than src " + List(src.shape));
     }
   }
-  if (src.dtype != self.dtype) {
-    throw RuntimeError(std::string(name) + "(): Expected self.dtype to be equal to src.dtype");
+  // torch's CPU kernels have no complex amax/amin and no bool mean.
+  const bool complex = KindOf(self.dtype) == Kind::kComplex;
+  if (((reduce == Reduce::kAmax || reduce == Reduce::kAmin) && complex) ||
+      (reduce == Reduce::kMean && self.dtype == DType::kBool)) {
+    const char* kernel = reduce == Reduce::kAmax ? "amax" : reduce == Reduce::kAmin ? "amin" : "mean";
+    const char* type = self.dtype == DType::kBool        ? "Bool"
+                       : self.dtype == DType::kComplex64 ? "ComplexFloat"
+                                                         : "ComplexDouble";
+    throw NotImplementedError(std::string("\"scatter_gather_tensor_cpu_reduce_") + kernel +
+                              "\" not implemented for '" + type + "'");
   }
   // Batching dims are every dim but `dim`; self and src are viewed at
   // index's extent there, so nothing is copied.
@@ -256,7 +267,13 @@ void IndexAdd(const ArrayView& self, int64_t dim, const ArrayView& index,
   r.combiner = &GetUfunc("add");
   r.bounds = Bounds::kRaise;
   r.casting = Casting::kNo;
-  AsTorchError(dim, self.shape, [&] { Scatter(r); });
+  // torch's wording: its 1-D kernel's IndexError, else the scatter one's.
+  if (self.ndim() > 1) return AsTorchError(dim, self.shape, [&] { Scatter(r); });
+  try {
+    Scatter(r);
+  } catch (const IndexError&) {
+    throw IndexError("index out of range in self");
+  }
 }
 
 void IndexPut(const ArrayView& self, std::span<const ArrayView> indices, const ArrayView& values,
