@@ -209,6 +209,14 @@ void ResolveWeak(std::vector<Operand>& ops, bool comparison) {
                      IntFits(op.scalar, DType::kUInt64)) {
             t = DType::kUInt64;
           }
+          if (strong && !comparison && !IntFits(op.scalar, t)) {
+            // NumPy checks the value against the loop's type, not this one.
+            op.deferred = true;
+            op.array = pyb::reinterpret_steal<pyb::object>(
+                PyArray_Zeros(0, nullptr, PyArray_DescrFromType(ToTypeNum(t)), 0));
+            if (!op.array) ThrowPy();
+            continue;
+          }
           CheckIntFits(op.scalar, t);
         }
         break;
@@ -226,6 +234,25 @@ void ResolveWeak(std::vector<Operand>& ops, bool comparison) {
                                     NPY_ARRAY_FORCECAST, nullptr);
     if (!arr) ThrowPy();
     op.array = pyb::reinterpret_steal<pyb::object>(arr);
+  }
+}
+
+void FinishWeak(std::vector<Operand>& ops, std::span<const DType> loop_inputs, bool logical) {
+  for (size_t i = 0; i < ops.size(); ++i) {
+    Operand& op = ops[i];
+    if (!op.deferred) continue;
+    const DType t = loop_inputs[i];
+    pyb::object value = op.scalar;
+    if (logical) {
+      value = pyb::bool_(PyObject_IsTrue(op.scalar.ptr()) == 1);
+    } else if (IsInteger(t)) {
+      CheckIntFits(op.scalar, t);
+    }
+    PyObject* arr = PyArray_FromAny(value.ptr(), PyArray_DescrFromType(ToTypeNum(t)), 0, 0,
+                                    NPY_ARRAY_FORCECAST, nullptr);
+    if (!arr) ThrowPy();
+    op.array = pyb::reinterpret_steal<pyb::object>(arr);
+    op.deferred = false;
   }
 }
 

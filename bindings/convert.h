@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <span>
 #include <vector>
 
 #include "ufuncx/array.h"
@@ -36,6 +37,9 @@ struct Operand {
   pyb::object array;  // ndarray once resolved
   enum class Weak { kNo, kInt, kFloat, kComplex } weak = Weak::kNo;
   pyb::object scalar;  // the Python scalar when weak
+  // A weak int that does not fit the dtype it takes for promotion: its
+  // array holds a placeholder until the loop is chosen (FinishWeak).
+  bool deferred = false;
 };
 
 // Converts an input: ndarrays pass through (byte-swapped copies when not
@@ -46,6 +50,13 @@ Operand ToOperand(pyb::handle obj, const char* ufunc_name);
 // Gives every weak operand a dtype and an array, as NumPy 2 does.
 // `comparison` allows out-of-range Python ints (NumPy compares them exactly).
 void ResolveWeak(std::vector<Operand>& ops, bool comparison);
+
+// Once the loop is chosen: a deferred weak int takes the loop's input
+// type, raising NumPy's OverflowError only when that is an integer type it
+// does not fit (logaddexp(uint8 array, 300) runs in float16; add raises).
+// `logical`: the ufunc's loops only test truth (NumPy's logical promoter
+// takes a Python int to bool).
+void FinishWeak(std::vector<Operand>& ops, std::span<const DType> loop_inputs, bool logical);
 
 // A new C-ordered ndarray; large ones are 64-byte aligned.
 pyb::object NewArray(DType t, const Shape& shape);

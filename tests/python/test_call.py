@@ -541,3 +541,29 @@ def test_logical_ufuncs_meet_mixed_inputs_in_bool(name, casting):
             assert_same(uf(x, y, casting=casting), nf(x, y, casting=casting))
     with pytest.raises(TypeError):
         uf(ops[0], ops[1], signature="ii->?", casting="no")
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a: m.logaddexp(a, 300),
+    lambda m, a: m.logaddexp(a, -3),
+    lambda m, a: m.true_divide(a, -3),
+    lambda m, a: m.arctan2(a, 2**70),
+    lambda m, a: m.logical_or(a.astype(np.int32), 2**40),
+    lambda m, a: m.add(a, 300, dtype=np.int16),
+    lambda m, a: m.add(a, 300),
+    lambda m, a: m.maximum(a, -3),
+    lambda m, a: m.add(a, 300, out=np.empty(3, np.int16)),
+])
+def test_weak_ints_are_checked_against_the_loop_type(call):
+    # NEP 50: a Python int that does not fit the array's dtype is fine when
+    # the chosen loop runs in floats (or tests truth); it raises NumPy's
+    # OverflowError when the loop's input is an integer type it does not fit.
+    a = np.arange(3, dtype=np.uint8)
+    with np.errstate(all="ignore"):
+        try:
+            want = call(np, a)
+        except OverflowError as e:
+            with pytest.raises(OverflowError, match=str(e)):
+                call(ux, a)
+            return
+        assert_same(call(ux, a), want)
