@@ -250,9 +250,19 @@ const Loop& Ufunc::ResolveReduceLoop(const char* method, DType in, std::optional
   if (logical && !sig0) {
     opt.signature.assign(3, DType::kBool);
   } else if (sig0) {
-    // NumPy's promoter fills the whole signature from a homogeneous output
-    // type: dtype= (or the widened add/multiply type) is every operand's.
-    opt.signature = {sig0, sig0, sig0};
+    // dtype= (or the widened add/multiply type) is every operand's when the
+    // ufunc has that loop (NumPy's uniform resolver, and its bool loops for
+    // comparisons and logic with dtype=bool). Otherwise (ldexp) it fixes the
+    // accumulator only, and the operand must cast to its slot safely.
+    const bool uniform = std::any_of(loops().begin(), loops().end(), [&](const Loop& l) {
+      return std::all_of(l.types.begin(), l.types.end(), [&](DType t) { return t == *sig0; });
+    });
+    if (uniform) {
+      opt.signature = {sig0, sig0, sig0};
+    } else {
+      opt.signature = {sig0, std::nullopt, sig0};
+      opt.casting = Casting::kSafe;
+    }
   }
   // The first operand is the accumulator: a fixed type stands for it.
   DType ins[2] = {sig0.value_or(out.value_or(in)), in};

@@ -454,3 +454,28 @@ def test_large_float_sums_split_at_the_pairwise_midpoint(dtype, rng):
             assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
         assert np.asarray(ux.add.reduce(a, initial=-0.0)).tobytes() == \
             np.asarray(np.add.reduce(a, initial=-0.0)).tobytes()
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.equal.reduce(np.ones((2, 2), bool), axis=None),  # loop found, then not reorderable
+    lambda m: m.equal.reduce(np.ones((2, 2)), axis=None),  # no reduction loop first
+    lambda m: m.ldexp.reduce(np.ones((2, 2, 2), np.uint8), axis=(0, 2), dtype=np.float16),
+    lambda m: m.ldexp.reduce(np.ones(3, np.float16), dtype=np.float16),
+    lambda m: m.ldexp.reduce(np.array(3, np.uint32), axis=0, dtype=np.float32),
+    lambda m: m.ldexp.reduce(np.ones(3, np.uint8), dtype=np.float16),
+    lambda m: m.add.reduce(np.ones(3), dtype=np.int8),
+    lambda m: m.logical_and.reduce(np.ones(3, np.uint32), dtype=bool),
+    lambda m: m.equal.accumulate(np.ones(2, np.float32), dtype=bool),
+])
+def test_reduce_dtype_resolution_matches_numpy(call):
+    # dtype= is every operand's type when the ufunc has that loop (add,
+    # comparisons and logic with bool); otherwise (ldexp) it fixes the
+    # accumulator and the operand casts safely to its slot. The loop is
+    # resolved before the reorderable check.
+    try:
+        want = call(np)
+    except (TypeError, ValueError) as e:
+        with pytest.raises(TypeError if isinstance(e, TypeError) else ValueError):
+            call(ux)
+        return
+    assert_same(call(ux), want)
