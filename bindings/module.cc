@@ -290,9 +290,7 @@ class PyUfunc {
     const CallPlan plan = u.Plan(in, out_ptrs, opt);
     if (any_weak) {
       const std::span<const DType> loop_in(plan.loop->types.data(), static_cast<size_t>(nin));
-      const bool logical = u.name() == "logical_and" || u.name() == "logical_or" ||
-                           u.name() == "logical_xor";
-      FinishWeak(ops, loop_in, logical);
+      FinishWeak(ops, loop_in, u.IsLogical());
       for (int i = 0; i < nin; ++i) in[static_cast<size_t>(i)] = ViewOf(AsArray(ops[static_cast<size_t>(i)].array));
     }
     for (int i = 0; i < nout; ++i) {

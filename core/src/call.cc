@@ -6,7 +6,6 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
-#include <thread>
 
 #include "cast.h"
 #include "iterator.h"
@@ -20,9 +19,8 @@ namespace {
 // NumPy's promoter for the binary logical ufuncs: inputs of different
 // dtypes (none of them fixed by a signature) meet in the bool loop, and
 // their casts to bool are not held to the casting rule.
-bool LogicalPromotion(const std::string& name, std::span<const DType> in,
-                      const CallOptions& opt) {
-  if (name != "logical_and" && name != "logical_or" && name != "logical_xor") return false;
+bool LogicalPromotion(const Ufunc& u, std::span<const DType> in, const CallOptions& opt) {
+  if (!u.IsLogical()) return false;
   if (in.size() != 2 || in[0] == in[1]) return false;
   if (!opt.signature.empty()) return false;
   return !opt.dtype || *opt.dtype == DType::kBool;
@@ -136,7 +134,7 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
     }
     return true;
   };
-  if (LogicalPromotion(name_, in, opt)) {
+  if (LogicalPromotion(*this, in, opt)) {
     for (const Loop& l : loops) {
       if (std::all_of(l.types.begin(), l.types.end(), [](DType t) { return t == DType::kBool; })) {
         return l;
@@ -213,7 +211,7 @@ CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,
   for (const ArrayView& v : inputs) in_types.push_back(v.dtype);
   CallPlan plan;
   plan.loop = &ResolveLoop(in_types, opt);
-  const bool logical = LogicalPromotion(name_, in_types, opt);
+  const bool logical = LogicalPromotion(*this, in_types, opt);
   for (int i = 0; i < nin_ && !logical; ++i) {
     if (!CanCast(in_types[i], plan.loop->types[i], opt.casting)) {
       throw TypeError("Cannot cast ufunc '" + name_ + "' input " +
@@ -280,10 +278,9 @@ constexpr int64_t kSplitCallPieces = 8;
 
 int RunElementwise(LoopFn fn, const LoopContext& ctx, char* const* args, int64_t n,
                    const int64_t* steps, int nargs) {
-  static const unsigned cores = std::thread::hardware_concurrency();
   int64_t bytes = 0;
   for (int k = 0; k < nargs; ++k) bytes += n * std::llabs(steps[k]);
-  if (cores < 2 || bytes < kSplitCallBytes || nargs > 8) return fn(ctx, args, &n, steps, nullptr);
+  if (internal::Cores() < 2 || bytes < kSplitCallBytes || nargs > 8) return fn(ctx, args, &n, steps, nullptr);
   const int64_t piece = ((n + kSplitCallPieces - 1) / kSplitCallPieces + 63) / 64 * 64;
   const int64_t pieces = (n + piece - 1) / piece;
   std::atomic<int64_t> next{0};

@@ -11,7 +11,6 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
-#include <thread>
 
 #include "cast.h"
 #include "iterator.h"
@@ -246,7 +245,7 @@ const Loop& Ufunc::ResolveReduceLoop(const char* method, DType in, std::optional
   CallOptions opt;
   opt.casting = Casting::kUnsafe;
   // NumPy's logical ufuncs promote every operand to bool.
-  const bool logical = name_ == "logical_and" || name_ == "logical_or" || name_ == "logical_xor";
+  const bool logical = IsLogical();
   if (logical && !sig0) {
     opt.signature.assign(3, DType::kBool);
   } else if (sig0) {
@@ -443,9 +442,8 @@ void Ufunc::ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView&
 //   partials are then combined into acc in order.
 // Otherwise one thread.
 void Ufunc::ReduceLoopsThreaded(const Loop& loop, const ArrayView& acc, const ArrayView& in) const {
-  static const unsigned cores = std::thread::hardware_concurrency();
   const int64_t rows = in.ndim() > 0 ? in.shape[0] : 0;
-  const bool large = cores >= 2 && rows >= 2 && in.dtype == loop.types[1] &&
+  const bool large = internal::Cores() >= 2 && rows >= 2 && in.dtype == loop.types[1] &&
                      in.size() * static_cast<int64_t>(in.itemsize()) >= kThreadedMinBytes;
   if (!large) return ReduceLoops(loop, acc, in, nullptr);
   const DType t = loop.types[0];
@@ -771,10 +769,9 @@ void Ufunc::AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView
   // A long 1-D integer scan of an associative op, on two threads. Wrapping
   // integer arithmetic, logic and selections regroup exactly, so the result
   // is the sequential one. (Float scans stay sequential, as NumPy's are.)
-  static const unsigned cores = std::thread::hardware_concurrency();
   const int64_t item = static_cast<int64_t>(ItemSize(loop.types[0]));
   const Kind kind = KindOf(loop.types[0]);
-  if (a.ndim() == 1 && cores >= 2 && n * item >= kThreadedMinBytes &&
+  if (a.ndim() == 1 && internal::Cores() >= 2 && n * item >= kThreadedMinBytes &&
       (kind == Kind::kSigned || kind == Kind::kUnsigned || kind == Kind::kBool) &&
       loop.types[0] == loop.types[1] && loop.types[1] == loop.types[2] &&
       SplitsExactly(name_, loop.types[0]) && (SameLayout(a, res) || !MayShareMemory(a, res))) {
@@ -859,25 +856,26 @@ void Ufunc::AccumulateInto(const ArrayView& a, const ArrayView& out, int64_t axi
 
 Array Ufunc::Reduceat(const ArrayView& a, std::span<const int64_t> indices, int64_t axis,
                       std::optional<DType> dtype) const {
-  ReduceatShape(a, indices, axis);
+  const Shape rshape = ReduceatShape(a, indices, axis);
   const Loop& loop = ResolveReduceLoop("reduceat", a.dtype, dtype, std::nullopt);
   Array result;
-  ReduceatWith(loop, a, indices, axis, nullptr, &result);
+  ReduceatWith(loop, a, indices, axis, rshape, nullptr, &result);
   return result;
 }
 
 void Ufunc::ReduceatInto(const ArrayView& a, std::span<const int64_t> indices,
                          const ArrayView& out, int64_t axis, std::optional<DType> dtype) const {
-  ReduceatShape(a, indices, axis);
+  const Shape rshape = ReduceatShape(a, indices, axis);
   const Loop& loop = ResolveReduceLoop("reduceat", a.dtype, dtype, out.dtype);
-  ReduceatWith(loop, a, indices, axis, &out, nullptr);
+  ReduceatWith(loop, a, indices, axis, rshape, &out, nullptr);
 }
 
 void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const int64_t> indices,
-                         int64_t axis, const ArrayView* out, Array* result) const {
-  const int ax = NormalizeAxis(axis, a.ndim());  // (checked by ReduceatShape)
+                         int64_t axis, const Shape& rshape, const ArrayView* out,
+                         Array* result) const {
+  // (axis, indices and rshape come checked from ReduceatShape)
+  const int ax = NormalizeAxis(axis, a.ndim());
   const int64_t n = a.shape[static_cast<size_t>(ax)];
-  const Shape rshape = ReduceatShape(a, indices, axis);
   if (out && out->shape != rshape) {
     throw ValueError("output parameter for " + name_ + ".reduceat has shape " +
                      internal::ShapeString(out->shape) + " but expected " +
@@ -917,8 +915,7 @@ void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const i
     }
   };
   if (a.ndim() == 1) {
-    static const unsigned cores = std::thread::hardware_concurrency();
-    if (cores < 2 || m < 2 || p.res.strides[0] == 0 ||
+    if (internal::Cores() < 2 || m < 2 || p.res.strides[0] == 0 ||
         n * static_cast<int64_t>(item) < kThreadedMinBytes) {
       one_d(0, m);
       return finish();

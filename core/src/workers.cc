@@ -72,13 +72,18 @@ void ForgetPoolInChild() { pool = new Pool; }  // a forked child has no helpers
 
 }  // namespace
 
+int Cores() {
+  static const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return cores;
+}
+
 bool PoolStart(int helpers, const std::function<void(int)>& job) {
   static const bool registered = pthread_atfork(nullptr, nullptr, ForgetPoolInChild) == 0;
   (void)registered;
   Pool& p = *pool;
   if (p.busy.exchange(true, std::memory_order_acquire)) return false;
   if (p.size < 0) {
-    const int want = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
+    const int want = std::max(1, Cores() - 1);
     for (p.size = 0; p.size < want; ++p.size) {
       try {
         std::thread([&p] { p.Helper(); }).detach();

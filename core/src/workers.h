@@ -19,6 +19,9 @@ namespace ufuncx::internal {
 bool PoolStart(int helpers, const std::function<void(int)>& job);
 void PoolWait();
 
+// The machine's hardware threads (at least 1), read once.
+int Cores();
+
 template <class F>
 void RunWorkers(int workers, F&& f) {
   if (workers <= 1) {

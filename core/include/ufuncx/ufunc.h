@@ -88,6 +88,11 @@ class Ufunc {
   int nargs() const { return nin_ + nout_; }
   const Identity& identity() const { return identity_; }
   bool reorderable() const { return reorderable_; }
+  // logical_and, logical_or, logical_xor: NumPy's promoter takes their
+  // operands to bool (mixed dtypes, Python ints, reductions).
+  bool IsLogical() const {
+    return name_ == "logical_and" || name_ == "logical_or" || name_ == "logical_xor";
+  }
   const std::string& doc() const { return doc_; }
   // The current loop list; safe to use while plugins add loops.
   const std::vector<Loop>& loops() const { return *loops_.load(std::memory_order_acquire); }
@@ -177,7 +182,8 @@ class Ufunc {
   void ReduceLoopsThreaded(const Loop& loop, const ArrayView& acc, const ArrayView& in) const;
   void AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView& res, int axis) const;
   void ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const int64_t> indices,
-                    int64_t axis, const ArrayView* out, Array* result) const;
+                    int64_t axis, const Shape& rshape, const ArrayView* out,
+                    Array* result) const;
   Prepared Prepare(const Loop& loop, const ArrayView& a, const ArrayView* out,
                    const Shape& rshape, bool inplace_ok) const;
   const Loop& ResolveUncached(const std::vector<Loop>& loops, std::span<const DType> inputs,

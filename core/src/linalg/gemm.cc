@@ -5,7 +5,6 @@
 #include "workers.h"
 
 #include <algorithm>
-#include <thread>
 #include <vector>
 
 namespace ufuncx::internal {
@@ -56,8 +55,7 @@ void Gemm(int64_t n, int64_t k, int64_t m, const T* a, int64_t a_r, int64_t a_c,
   // rows cost 3.4% more work and of 64 rows 9%. Right after NumPy's matmul,
   // whose OpenBLAS threads spin on the other core for about 0.1 s, a
   // product takes the one-thread time (2.9 ms) either way.
-  static const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const int64_t parts = std::min({cores, n / 64, (n * k * m) >> 21});
+  const int64_t parts = std::min({int64_t{internal::Cores()}, n / 64, (n * k * m) >> 21});
   if (parts < 2) return GemmOne<T>(n, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c);
   const int64_t rows = (n + parts - 1) / parts;
   internal::RunWorkers(static_cast<int>(parts), [&](int p) {
