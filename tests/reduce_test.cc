@@ -217,3 +217,26 @@ TEST(Gemm, DenseProductsMatchAPlainLoop) {
     }
   }
 }
+
+// A product whose packed panel of b exceeds the shared-panel limit (8 MiB)
+// is packed in row chunks, with a depth over several blocks, on two
+// workers of uneven rows. The result starts as NaN, so a block the kernel
+// adds into without clearing shows. Checked at sampled entries against a
+// double-precision sum.
+TEST(Gemm, LargeProductsPackTheirSharedPanelInChunks) {
+  const int64_t n = 131, k = 1100, m = 4200;
+  std::vector<float> a(static_cast<size_t>(n * k)), b(static_cast<size_t>(k * m));
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.37 * i));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(std::cos(0.13 * i));
+  std::vector<float> o(static_cast<size_t>(n * m), std::nanf(""));
+  ufuncx::internal::Gemm<float>(n, k, m, a.data(), k, 1, false, b.data(), m, 1, o.data(), m, 1);
+  for (int64_t i = 0; i < n; i += 5) {
+    for (int64_t j = 0; j < m; j += (j < 30 || j > m - 30) ? 1 : 97) {
+      double want = 0;
+      for (int64_t t = 0; t < k; ++t) {
+        want += double{a[static_cast<size_t>(i * k + t)]} * double{b[static_cast<size_t>(t * m + j)]};
+      }
+      ASSERT_NEAR(o[static_cast<size_t>(i * m + j)], want, 1e-4 * k) << i << " " << j;
+    }
+  }
+}

@@ -11,12 +11,12 @@ namespace ufuncx::internal {
 namespace baseline {
 template <class T>
 void Gemm(int64_t, int64_t, int64_t, const T*, int64_t, int64_t, bool, const T*, int64_t, int64_t,
-          T*, int64_t, int64_t);
+          T*, int64_t, int64_t, int);
 }
 namespace avx2 {
 template <class T>
 void Gemm(int64_t, int64_t, int64_t, const T*, int64_t, int64_t, bool, const T*, int64_t, int64_t,
-          T*, int64_t, int64_t);
+          T*, int64_t, int64_t, int);
 }
 
 namespace {
@@ -36,18 +36,9 @@ bool UseAvx2() {
 const char* GemmTarget() { return UseAvx2() ? "avx2" : "baseline"; }
 
 template <class T>
-void GemmOne(int64_t n, int64_t k, int64_t m, const T* a, int64_t a_r, int64_t a_c, bool conj_a,
-             const T* b, int64_t b_r, int64_t b_c, T* o, int64_t o_r, int64_t o_c) {
-#if defined(UFX_GEMM_AVX2)
-  if (UseAvx2()) return avx2::Gemm<T>(n, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c);
-#endif
-  baseline::Gemm<T>(n, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c);
-}
-
-template <class T>
 void Gemm(int64_t n, int64_t k, int64_t m, const T* a, int64_t a_r, int64_t a_c, bool conj_a,
           const T* b, int64_t b_r, int64_t b_c, T* o, int64_t o_r, int64_t o_c) {
-  // Large products split their rows over the cores (as NumPy's BLAS uses
+  // Large products split a's rows over the cores (as NumPy's BLAS uses
   // them); below ~2^21 multiply-adds a thread costs more than it saves.
   // One piece per core, on the worker pool: a fresh thread cost 2-4% of a
   // 512x512 float32 product (1.50 against 1.47 ms). Pieces claimed as
@@ -55,13 +46,12 @@ void Gemm(int64_t n, int64_t k, int64_t m, const T* a, int64_t a_r, int64_t a_c,
   // rows cost 3.4% more work and of 64 rows 9%. Right after NumPy's matmul,
   // whose OpenBLAS threads spin on the other core for about 0.1 s, a
   // product takes the one-thread time (2.9 ms) either way.
-  const int64_t parts = std::min({int64_t{internal::Cores()}, n / 64, (n * k * m) >> 21});
-  if (parts < 2) return GemmOne<T>(n, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c);
-  const int64_t rows = (n + parts - 1) / parts;
-  internal::RunWorkers(static_cast<int>(parts), [&](int p) {
-    const int64_t r0 = p * rows, r = std::min(rows, n - r0);
-    GemmOne<T>(r, k, m, a + r0 * a_r, a_r, a_c, conj_a, b, b_r, b_c, o + r0 * o_r, o_r, o_c);
-  });
+  const int parts =
+      static_cast<int>(std::max<int64_t>(1, std::min({int64_t{internal::Cores()}, n / 64, (n * k * m) >> 21})));
+#if defined(UFX_GEMM_AVX2)
+  if (UseAvx2()) return avx2::Gemm<T>(n, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c, parts);
+#endif
+  baseline::Gemm<T>(n, k, m, a, a_r, a_c, conj_a, b, b_r, b_c, o, o_r, o_c, parts);
 }
 
 template void Gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t, bool,
