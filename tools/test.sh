@@ -9,7 +9,7 @@ ufx_install_deps
 ufx_install_oracles
 
 echo "== C++ build (Highway dynamic dispatch) and tests"
-ufx_build build/test-release -DUFX_BUILD_TESTS=ON -DUFX_WERROR=OFF
+ufx_build build/test-release -DUFX_BUILD_TESTS=ON -DUFX_BUILD_BENCHMARKS=ON -DUFX_WERROR=OFF
 ctest --test-dir build/test-release --output-on-failure -j2
 
 echo "== C++ tests under AddressSanitizer + UBSan (static Highway target)"
