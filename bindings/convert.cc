@@ -1,17 +1,14 @@
 #define NO_IMPORT_ARRAY
 #include "convert.h"
 
-#include <sys/mman.h>
-
-#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <complex>
-#include <mutex>
 
 #include "ufuncx/error.h"
+#include "ufuncx/memory.h"
 
 namespace ufuncx::py {
 namespace {
@@ -258,137 +255,28 @@ void FinishWeak(std::vector<Operand>& ops, std::span<const DType> loop_inputs, b
 
 namespace {
 
-// NumPy's own allocator returns blocks 16 bytes past a 64-byte boundary, so
-// every vector of a large result straddles cache lines. Arrays ufuncx
-// allocates from this size on come from a NEP 49 handler that aligns them to
-// 64 bytes (row scatter of 20000 rows of 64 float64 into a fresh copy:
-// 0.414 -> 0.386 ms). The array owns its block and frees it through the
-// handler it records. Blocks of 4 MiB and more ask for transparent huge
-// pages, as NumPy's allocator does. Switching handlers costs about 0.4 us,
+// Arrays ufuncx allocates from this size on come from a NEP 49 handler over
+// ufuncx's block allocator (ufuncx/memory.h): cache-line aligned where
+// NumPy's are 16 bytes past a line (row scatter of 20000 rows of 64 float64
+// into a fresh copy: 0.414 -> 0.386 ms), huge pages from 4 MiB, and the
+// last large blocks freed reused. The array owns its block and frees it
+// through the handler it records. Switching handlers costs about 0.4 us,
 // so small arrays keep NumPy's allocator.
 constexpr size_t kAlignedMinBytes = size_t{256} << 10;
-constexpr size_t kAlignment = 64;
-constexpr size_t kHugeMinBytes = size_t{4} << 20;
-constexpr size_t kRetainMinBytes = size_t{1} << 20;
 
-void* FreshAligned(size_t size) {
-  void* p = nullptr;
-  if (posix_memalign(&p, kAlignment, size ? size : 1) != 0) return nullptr;
-  constexpr size_t kPage = 4096;
-  if (size >= kHugeMinBytes) {
-    const uintptr_t lo = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
-    const uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + size) & ~(kPage - 1);
-    if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-  }
-  return p;
-}
-
-// The last two large blocks (1 MiB or more) freed, kept for a short while.
-// glibc returns blocks over 32 MiB to the kernel at once (and smaller ones
-// too, depending on what the process allocated before), so a loop making a
-// large result each time faults every page in afresh, and zeroing them
-// costs as much as the work (an 80 MB int64 add.accumulate: 13-16 ms with a fresh result,
-// 7.4-8 ms into a reused one). Like jemalloc's decay of dirty pages, a
-// block waits at most kRetainSeconds (checked whenever the handler runs),
-// and no more than kRetainMaxBytes wait in all. A block is reused for a
-// request at most 1/8 smaller than it.
-class RetainedBlocks {
- public:
-  void* Take(size_t size) {
-    std::lock_guard<std::mutex> lock(mu_);
-    const auto now = Clock::now();
-    ReleaseOld(now);
-    Slot* best = nullptr;
-    for (Slot& s : slots_) {
-      if (s.p && s.size >= size && s.size - s.size / 8 <= size && (!best || s.size < best->size)) {
-        best = &s;
-      }
-    }
-    if (!best) return nullptr;
-    void* p = best->p;
-    held_ -= best->size;
-    *best = Slot{};
-    return p;
-  }
-  // Keeps p (returns true) or leaves it to the caller to free.
-  bool Keep(void* p, size_t size) {
-    if (size < kRetainMinBytes || size > kRetainMaxBytes) return false;
-    std::lock_guard<std::mutex> lock(mu_);
-    const auto now = Clock::now();
-    ReleaseOld(now);
-    Slot* oldest = &slots_[0];
-    for (Slot& s : slots_) {
-      if (!s.p) {
-        oldest = &s;
-        break;
-      }
-      if (s.when < oldest->when) oldest = &s;
-    }
-    Release(*oldest);
-    while (held_ + size > kRetainMaxBytes) Release(Largest());
-    *oldest = Slot{p, size, now};
-    held_ += size;
-    return true;
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  static constexpr size_t kRetainMaxBytes = size_t{256} << 20;
-  static constexpr std::chrono::milliseconds kRetainSeconds{1000};
-  struct Slot {
-    void* p = nullptr;
-    size_t size = 0;
-    Clock::time_point when{};
-  };
-  void Release(Slot& s) {
-    if (!s.p) return;
-    std::free(s.p);
-    held_ -= s.size;
-    s = Slot{};
-  }
-  Slot& Largest() {
-    Slot* l = &slots_[0];
-    for (Slot& s : slots_) {
-      if (s.size > l->size) l = &s;
-    }
-    return *l;
-  }
-  void ReleaseOld(Clock::time_point now) {
-    for (Slot& s : slots_) {
-      if (s.p && now - s.when > kRetainSeconds) Release(s);
-    }
-  }
-  std::mutex mu_;
-  Slot slots_[2];
-  size_t held_ = 0;
-};
-
-RetainedBlocks& Retained() {
-  static RetainedBlocks* const r = new RetainedBlocks;  // outlives every array
-  return *r;
-}
-
-void* AlignedMalloc(void*, size_t size) {
-  if (size >= kRetainMinBytes) {
-    if (void* p = Retained().Take(size)) return p;
-  }
-  return FreshAligned(size);
-}
-void* AlignedCalloc(void* ctx, size_t n, size_t item) {
+void* BlockMalloc(void*, size_t size) { return AllocateBlock(size); }
+void* BlockCalloc(void*, size_t n, size_t item) {
   if (item != 0 && n > SIZE_MAX / item) return nullptr;
-  void* p = AlignedMalloc(ctx, n * item);
+  void* p = AllocateBlock(n * item);
   if (p) std::memset(p, 0, n * item);
   return p;
 }
 // (A resized block may lose the alignment; it is a speed hint, not a contract.)
-void* AlignedRealloc(void*, void* p, size_t size) { return std::realloc(p, size ? size : 1); }
-void AlignedFree(void*, void* p, size_t size) {
-  if (p && Retained().Keep(p, size)) return;
-  std::free(p);
-}
+void* BlockRealloc(void*, void* p, size_t size) { return std::realloc(p, size ? size : 1); }
+void BlockFree(void*, void* p, size_t size) { FreeBlock(p, size); }
 
 PyDataMem_Handler aligned_handler = {
-    "ufuncx_aligned64", 1, {nullptr, AlignedMalloc, AlignedCalloc, AlignedRealloc, AlignedFree}};
+    "ufuncx_aligned64", 1, {nullptr, BlockMalloc, BlockCalloc, BlockRealloc, BlockFree}};
 
 // Runs make() (which allocates one array) under the aligned handler when
 // the array is large.

@@ -1,12 +1,16 @@
 // The C++ call API: loop selection, broadcasting, out/where/casting/dtype/
 // signature, buffered casts, overlap, 0-d and zero-size operands, errors.
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
 #include "test_util.h"
+#include "ufuncx/memory.h"
 #include "ufuncx/ufuncx.h"
 
 namespace ufuncx {
@@ -185,3 +189,38 @@ TEST(Eigen, MapsViewsAndCopiesBack) {
 
 }  // namespace
 }  // namespace ufuncx
+
+// The block allocator behind Array: a large freed block is reused (its pages
+// already mapped), never while it is in use, never for more than it holds,
+// and Zeros clears what a reused block held.
+TEST(Memory, LargeBlocksAreReusedSafely) {
+  const size_t mib = size_t{1} << 20;
+  void* x = ufuncx::AllocateBlock(8 * mib);
+  void* y = ufuncx::AllocateBlock(8 * mib);
+  ASSERT_NE(x, nullptr);
+  ASSERT_NE(y, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(x) % 64, 0u);
+  std::memset(x, 0x5a, 8 * mib);
+  std::memset(y, 0x5a, 8 * mib);
+  ufuncx::FreeBlock(x, 8 * mib);  // the two kept blocks are now x and y
+  ufuncx::FreeBlock(y, 8 * mib);
+  void* b = ufuncx::AllocateBlock(7 * mib + 5);  // at most 1/8 smaller: reused
+  EXPECT_TRUE(b == x || b == y);
+  void* c = ufuncx::AllocateBlock(8 * mib);
+  EXPECT_TRUE(c == x || c == y);
+  EXPECT_NE(c, b);
+  void* d = ufuncx::AllocateBlock(8 * mib);  // both in use: a fresh block
+  EXPECT_NE(d, b);
+  EXPECT_NE(d, c);
+  ufuncx::FreeBlock(d, 8 * mib);
+  void* e = ufuncx::AllocateBlock(2 * mib);  // far smaller than d: not given it
+  EXPECT_NE(e, d);
+  const std::pair<void*, size_t> live[] = {{b, 7 * mib + 5}, {c, 8 * mib}, {e, 2 * mib}};
+  for (const auto& [p, bytes] : live) {
+    EXPECT_GE(malloc_usable_size(p), bytes);
+    std::memset(p, 1, bytes);
+  }
+  for (const auto& [p, bytes] : live) ufuncx::FreeBlock(p, bytes);
+  const ufuncx::Array z = ufuncx::Array::Zeros(ufuncx::DType::kInt64, {1 << 20});
+  for (int64_t i = 0; i < z.size(); ++i) ASSERT_EQ(z.typed<int64_t>()[i], 0);
+}

@@ -1,8 +1,6 @@
 // Owning arrays, view helpers and the strided copy used by call and scatter.
 #include "ufuncx/array.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +8,7 @@
 #include "cast.h"
 #include "iterator.h"
 #include "ufuncx/error.h"
+#include "ufuncx/memory.h"
 
 namespace ufuncx {
 
@@ -81,17 +80,10 @@ Array::Array(DType dtype, Shape shape) {
   if (n > 0 && static_cast<uint64_t>(n) > (uint64_t{1} << 62) / item) {
     throw ValueError("array is too big");
   }
-  size_t bytes = static_cast<size_t>(n) * item;
-  const size_t align = bytes >= (size_t{4} << 20) ? (size_t{2} << 20) : 64;
-  bytes = (std::max<size_t>(bytes, 1) + align - 1) / align * align;
-  void* p = std::aligned_alloc(align, bytes);
+  const size_t bytes = static_cast<size_t>(n) * item;
+  void* p = AllocateBlock(bytes);
   if (p == nullptr) throw ValueError("unable to allocate array");
-#ifdef MADV_HUGEPAGE
-  if (align > 64) madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-  buffer_ = std::shared_ptr<char>(static_cast<char*>(p), [](char* q) {
-    std::free(q);
-  });
+  buffer_ = std::shared_ptr<char>(static_cast<char*>(p), [bytes](char* q) { FreeBlock(q, bytes); });
   view_.data = buffer_.get();
   view_.dtype = dtype;
   view_.strides = ContiguousStrides(shape, item);

@@ -527,6 +527,18 @@ def test_large_results_reuse_freed_blocks_without_aliasing():
     np.testing.assert_array_equal(smaller, a[: 7 << 17] + 5.0)
 
 
+def test_resized_large_results_are_not_reused_beyond_their_size():
+    # ndarray.resize goes through the handler's realloc. The shrunken block
+    # is then freed and kept; a later larger request must not be given it.
+    r = ux.add(np.arange(1 << 20, dtype=np.float64), 0.0)  # 8 MiB
+    r.resize(9 << 17, refcheck=False)  # 9 MiB
+    r.resize(5 << 17, refcheck=False)  # 5 MiB
+    np.testing.assert_array_equal(r[:5 << 17], np.arange(5 << 17, dtype=np.float64))
+    del r
+    big = ux.add(np.arange(3 << 18, dtype=np.float64), 1.0)  # 6 MiB
+    np.testing.assert_array_equal(big, np.arange(3 << 18, dtype=np.float64) + 1.0)
+
+
 @pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor"])
 @pytest.mark.parametrize("casting", ["no", "same_kind", "unsafe"])
 def test_logical_ufuncs_meet_mixed_inputs_in_bool(name, casting):

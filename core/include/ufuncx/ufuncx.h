@@ -5,6 +5,7 @@
 #include "ufuncx/dtype.h"
 #include "ufuncx/error.h"
 #include "ufuncx/loop.h"
+#include "ufuncx/memory.h"
 #include "ufuncx/plugin.h"
 #include "ufuncx/registry.h"
 #include "ufuncx/scalar.h"
