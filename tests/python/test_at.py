@@ -127,6 +127,12 @@ def test_errors_leave_target_unchanged():
     assert_same(a, before)
     with pytest.raises(IndexError, match="only integers"):
         ux.add.at(a, [1.5], 1.0)
+    for index in (np.array([1.0]), np.array([]), (np.array(["a"]),)):  # NumPy's wording for arrays
+        with pytest.raises(IndexError, match="arrays used as indices must be of integer"):
+            ux.add.at(a, index, 1.0)
+        with pytest.raises(IndexError, match="arrays used as indices must be of integer"):
+            np.add.at(a.copy(), index, 1.0)
+    ux.add.at(a, [], 1.0)  # an empty list is an (integer) index
     with pytest.raises(IndexError, match="too many indices"):
         ux.add.at(a, (0, 0), 1.0)
     with pytest.raises(ValueError, match="second operand needed"):

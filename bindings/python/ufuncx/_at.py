@@ -28,8 +28,10 @@ def _items(a, index):
                 items.extend(arr.nonzero() if arr.ndim else [np.zeros(0, np.intp)])
             elif arr.dtype.kind in "iu":
                 items.append(arr)
-            elif arr.size == 0 and arr.dtype.kind == "f":
-                items.append(arr.astype(np.intp))
+            elif arr.size == 0 and arr.dtype.kind == "f" and not isinstance(it, np.ndarray):
+                items.append(arr.astype(np.intp))  # an empty list is an index
+            elif isinstance(it, np.ndarray):
+                raise IndexError("arrays used as indices must be of integer (or boolean) type")
             else:
                 raise IndexError(_BAD_INDEX)
     consumed = sum(1 for it in items if it is not None and it is not Ellipsis)
