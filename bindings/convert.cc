@@ -1,6 +1,7 @@
 #define NO_IMPORT_ARRAY
 #include "convert.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
@@ -306,6 +307,80 @@ pyb::object NewArray(DType t, int nd, const npy_intp* dims) {
   for (int i = 0; i < nd; ++i) nbytes *= static_cast<size_t>(dims[i]);
   PyObject* a = Allocate(nbytes, [&] {
     return PyArray_SimpleNew(nd, const_cast<npy_intp*>(dims), ToTypeNum(t));
+  });
+  if (!a) ThrowPy();
+  return pyb::reinterpret_steal<pyb::object>(a);
+}
+
+std::vector<int> ResultAxisOrder(char order, const Shape& shape,
+                                 std::span<const ArrayView> operands) {
+  const int nd = static_cast<int>(shape.size());
+  std::vector<int> r(static_cast<size_t>(nd));  // r[0] is the innermost axis
+  for (int k = 0; k < nd; ++k) r[static_cast<size_t>(k)] = nd - 1 - k;
+  if (nd < 2 || order == 'C') return r;
+  auto fortran = [&] {
+    for (int k = 0; k < nd; ++k) r[static_cast<size_t>(k)] = k;
+    return r;
+  };
+  if (order == 'F') return fortran();
+  if (order == 'A') {  // F when every operand of rank 2 or more is F- and not C-ordered
+    bool any = false;
+    for (const ArrayView& v : operands) {
+      if (v.shape.size() < 2) continue;
+      if (!v.IsFContiguous() || v.IsCContiguous()) return r;
+      any = true;
+    }
+    return any ? fortran() : r;
+  }
+  // 'K': each operand's stride along each result axis, 0 where it
+  // broadcasts or the axis has length 1 (those do not vote).
+  auto stride = [&](const ArrayView& v, int axis) -> int64_t {
+    const int lead = nd - static_cast<int>(v.shape.size());
+    if (axis < lead || shape[static_cast<size_t>(axis)] == 1) return 0;
+    const size_t a = static_cast<size_t>(axis - lead);
+    return v.shape[a] == 1 ? 0 : v.strides[a];
+  };
+  for (int i0 = 1; i0 < nd; ++i0) {
+    const int ax0 = r[static_cast<size_t>(i0)];
+    int ipos = i0;
+    for (int i1 = i0 - 1; i1 >= 0; --i1) {
+      const int ax1 = r[static_cast<size_t>(i1)];
+      bool ambiguous = true, swap = false;
+      for (const ArrayView& v : operands) {
+        const int64_t s0 = stride(v, ax0), s1 = stride(v, ax1);
+        if (s0 == 0 || s1 == 0) continue;
+        if (std::llabs(s1) <= std::llabs(s0)) {
+          swap = false;
+        } else if (ambiguous) {
+          swap = true;
+        }
+        ambiguous = false;
+      }
+      if (ambiguous) continue;
+      if (!swap) break;
+      ipos = i1;
+    }
+    if (ipos != i0) {
+      std::rotate(r.begin() + ipos, r.begin() + i0, r.begin() + i0 + 1);
+    }
+  }
+  return r;
+}
+
+pyb::object NewArray(DType t, const Shape& shape, const std::vector<int>& inner_first) {
+  const int nd = static_cast<int>(shape.size());
+  bool c_order = true;
+  for (int k = 0; k < nd; ++k) c_order = c_order && inner_first[static_cast<size_t>(k)] == nd - 1 - k;
+  if (c_order) return NewArray(t, shape);
+  std::vector<npy_intp> dims(shape.begin(), shape.end()), strides(shape.size());
+  npy_intp step = static_cast<npy_intp>(ItemSize(t));
+  for (const int axis : inner_first) {
+    strides[static_cast<size_t>(axis)] = step;
+    step *= std::max<npy_intp>(dims[static_cast<size_t>(axis)], 1);
+  }
+  PyObject* a = Allocate(static_cast<size_t>(step), [&] {
+    return PyArray_NewFromDescr(&PyArray_Type, PyArray_DescrFromType(ToTypeNum(t)), nd,
+                                dims.data(), strides.data(), nullptr, 0, nullptr);
   });
   if (!a) ThrowPy();
   return pyb::reinterpret_steal<pyb::object>(a);

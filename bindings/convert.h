@@ -61,6 +61,16 @@ void FinishWeak(std::vector<Operand>& ops, std::span<const DType> loop_inputs, b
 // A new C-ordered ndarray; large ones are 64-byte aligned.
 pyb::object NewArray(DType t, const Shape& shape);
 pyb::object NewArray(DType t, int nd, const npy_intp* dims);
+
+// NumPy's `order=` for new ufunc results: the order of the result's axes
+// from the innermost out ('C': the last axis innermost). 'K' follows the
+// operands' strides as NumPy's iterator does: an operand that does not
+// broadcast along two axes votes for the one with the smaller stride to be
+// inner, and any vote for C order between them wins.
+std::vector<int> ResultAxisOrder(char order, const Shape& shape,
+                                 std::span<const ArrayView> operands);
+// A new ndarray of `shape` whose axes lie in memory in `inner_first` order.
+pyb::object NewArray(DType t, const Shape& shape, const std::vector<int>& inner_first);
 // A C-ordered copy of any array-like (np.array(obj, copy=True, order="C")),
 // 64-byte aligned when large.
 pyb::object CopyC(pyb::handle obj);

@@ -3,6 +3,7 @@
 // arguments and maps errors; all semantics live in core/.
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -201,6 +202,7 @@ class PyUfunc {
     }
     CallOptions opt;
     pyb::object where_obj;
+    char order = 'K';
     for (auto item : kwargs) {
       const std::string key = pyb::str(item.first);
       pyb::handle v = item.second;
@@ -234,10 +236,14 @@ class PyUfunc {
         if (!v.is_none()) opt.signature = ParseSignature(u, v);
       } else if (key == "order") {
         if (!v.is_none()) {
+          if (!PyUnicode_Check(v.ptr())) {
+            throw TypeError(std::string("order must be str, not ") + Py_TYPE(v.ptr())->tp_name);
+          }
           const std::string o = v.cast<std::string>();
-          if (o != "K" && o != "A" && o != "C" && o != "F") {
+          if (o.size() != 1 || std::string("KACF").find(static_cast<char>(std::toupper(o[0]))) == std::string::npos) {
             throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + o + "')");
           }
+          order = static_cast<char>(std::toupper(o[0]));
         }
       } else if (key == "subok") {
       } else {
@@ -293,11 +299,20 @@ class PyUfunc {
       FinishWeak(ops, loop_in, u.IsLogical());
       for (int i = 0; i < nin; ++i) in[static_cast<size_t>(i)] = ViewOf(AsArray(ops[static_cast<size_t>(i)].array));
     }
+    std::vector<int> axis_order;  // of new results, from the operands (order=)
     for (int i = 0; i < nout; ++i) {
-      if (!outs[i]) {
-        outs[i] = NewArray(plan.loop->types[nin + i], plan.OutShape(i));
-        out_views[i] = ViewOf(AsArray(outs[i]));
+      if (outs[i]) continue;
+      const Shape shape = plan.OutShape(i);
+      if (axis_order.empty() && !u.core() && shape.size() > 1) {
+        std::vector<ArrayView> voters(in);
+        for (int j = 0; j < nout; ++j) {
+          if (outs[j]) voters.push_back(out_views[j]);
+        }
+        axis_order = ResultAxisOrder(order, shape, voters);
       }
+      outs[i] = axis_order.empty() ? NewArray(plan.loop->types[nin + i], shape)
+                                   : NewArray(plan.loop->types[nin + i], shape, axis_order);
+      out_views[i] = ViewOf(AsArray(outs[i]));
     }
     if (ShapeSize(plan.OutShape(0)) > kReleaseGilAbove || u.core()) {
       pyb::gil_scoped_release release;

@@ -45,6 +45,16 @@ bool ArrayView::IsCContiguous() const {
   return true;
 }
 
+bool ArrayView::IsFContiguous() const {
+  int64_t step = static_cast<int64_t>(itemsize());
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return true;
+    if (shape[i] != 1 && strides[i] != step) return false;
+    step *= shape[i];
+  }
+  return true;
+}
+
 char* ArrayView::At(const int64_t* index) const {
   char* p = data;
   for (size_t i = 0; i < shape.size(); ++i) p += index[i] * strides[i];

@@ -579,3 +579,46 @@ def test_weak_ints_are_checked_against_the_loop_type(call):
                 call(ux, a)
             return
         assert_same(call(ux, a), want)
+
+
+def _layouts():
+    c = np.arange(12.0).reshape(3, 4)
+    f = np.asfortranarray(c)
+    t3 = np.arange(120.0).reshape(4, 5, 6).transpose(2, 0, 1)
+    return {
+        "F": ((f, 1.0), {}),
+        "F and C disagree: C": ((f, c), {}),
+        "C and F disagree: C": ((c, f), {}),
+        "a broadcast row does not vote": ((f, np.ones(4)), {}),
+        "transposed 3-D": ((t3, t3), {}),
+        "transposed against C": ((t3, np.ones((6, 4, 5))), {}),
+        "strided F rows": ((np.asfortranarray(np.ones((6, 4)))[::2], 1.0), {}),
+        "reversed C": ((c[::-1], 1.0), {}),
+        "length-1 axes": ((np.ones((1, 4)).T, 1.0), {}),
+        "order=F of C": ((c, 1.0), {"order": "f"}),
+        "order=C of F": ((f, 1.0), {"order": "C"}),
+        "order=A of F": ((f, 1.0), {"order": "A"}),
+        "order=A of F and C": ((f, c), {"order": "A"}),
+        "order=None": ((f, 1.0), {"order": None}),
+    }
+
+
+@pytest.mark.parametrize("case", list(_layouts()))
+def test_new_results_follow_the_order_keyword_as_numpy(case):
+    # NumPy's order= for new results; 'K' (the default) lays the result out
+    # as the operands are, unless they disagree.
+    args, kw = _layouts()[case]
+    for name in ["add", "divmod"]:
+        got, want = getattr(ux, name)(*args, **kw), getattr(np, name)(*args, **kw)
+        for g, w in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
+            assert g.strides == w.strides
+            np.testing.assert_array_equal(g, w)
+    assert ux.multiply.outer(args[0], np.ones(2)).strides == np.multiply.outer(args[0], np.ones(2)).strides
+
+
+def test_order_keyword_errors():
+    a = np.ones((2, 2))
+    with pytest.raises(ValueError, match=r"order must be one of 'C', 'F', 'A', or 'K' \(got 'KK'\)"):
+        ux.add(a, 1, order="KK")
+    with pytest.raises(TypeError, match="order must be str, not int"):
+        ux.add(a, 1, order=1)

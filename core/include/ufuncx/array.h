@@ -27,6 +27,7 @@ struct ArrayView {
   int64_t size() const { return ShapeSize(shape); }
   size_t itemsize() const { return ItemSize(dtype); }
   bool IsCContiguous() const;
+  bool IsFContiguous() const;  // (the first axis varies fastest)
   // Address of the element at a multi-index; no bounds checks.
   char* At(const int64_t* index) const;
   // [lo, hi) bytes touched by the view; lo == hi for zero-size views.
