@@ -199,6 +199,28 @@ def test_many_updates_into_small_targets(dtype, order, rng):
         assert_same(got, exp)
 
 
+@pytest.mark.parametrize("name", ["add", "maximum", "subtract"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_updates_into_targets_beyond_the_caches(name, dtype, rng):
+    # Targets of more than 4 MiB take the body that prefetches destinations
+    # 32 updates ahead: the last 32 updates (nothing left to prefetch), runs
+    # of one index, and the first and last elements must all land.
+    size = 600_001 if dtype == np.float64 or dtype == np.int64 else 1_200_001
+    idx = rng.integers(0, size, 200_003)
+    idx[300:305] = 0  # (runs after the first 256: the plain body, not the runs one)
+    idx[-40:] = size - 1
+    idx[1000:1064] = 12345
+    base = (rng.standard_normal(size) * 100).astype(dtype)
+    v = (rng.standard_normal(idx.size) * 1e3).astype(dtype)
+    exp, got = base.copy(), base.copy()
+    getattr(np, name).at(exp, idx, v)
+    getattr(ux, name).at(got, idx, v)
+    assert_same(got, exp)
+    with pytest.raises(IndexError):
+        ux.add.at(got, np.append(idx, size), v[0])
+    assert_same(got, exp)
+
+
 @pytest.mark.parametrize("bad", [37, -38, 2**40])
 @pytest.mark.parametrize("where", [0, 2047, 2048, 40_000, 50_002])
 def test_bad_index_late_in_a_long_index_array_changes_nothing(bad, where, rng):
