@@ -221,6 +221,30 @@ def test_updates_into_targets_beyond_the_caches(name, dtype, rng):
     assert_same(got, exp)
 
 
+@pytest.mark.parametrize("itype", [np.int64, np.int32])
+@pytest.mark.parametrize("where", ["first", "before_half", "at_half", "last"])
+def test_long_index_arrays_checked_in_halves(itype, where, rng):
+    # Index arrays of 2 MiB and more are checked on two threads, a half
+    # each: a bad index in either half (or at the split) changes nothing,
+    # and negative indices in only one half are still wrapped.
+    n, size = 1_200_001, 400_000  # (a target this large is not saved: the check runs first)
+    idx = rng.integers(0, size, n).astype(itype)
+    pos = {"first": 0, "before_half": n // 2 - 1, "at_half": n // 2, "last": n - 1}[where]
+    neg = idx.copy()
+    neg[pos] = -3  # the only negative index
+    v = rng.standard_normal(n)
+    exp, got = np.zeros(size), np.zeros(size)
+    np.add.at(exp, neg, v)
+    ux.add.at(got, neg, v)
+    np.testing.assert_allclose(got, exp, rtol=1e-9, atol=1e-9)
+    for bad in (size, -size - 1):
+        idx[pos] = bad
+        before = got.copy()
+        with pytest.raises(IndexError, match="out of bounds"):
+            ux.add.at(got, idx, v)
+        assert_same(got, before)
+
+
 @pytest.mark.parametrize("bad", [37, -38, 2**40])
 @pytest.mark.parametrize("where", [0, 2047, 2048, 40_000, 50_002])
 def test_bad_index_late_in_a_long_index_array_changes_nothing(bad, where, rng):
