@@ -600,6 +600,8 @@ def _layouts():
         "order=A of F": ((f, 1.0), {"order": "A"}),
         "order=A of F and C": ((f, c), {"order": "A"}),
         "order=None": ((f, 1.0), {"order": None}),
+        "a C-ordered where= votes too": ((f, 1.0), {"where": np.ones((3, 4), bool)}),
+        "an F-ordered where= agrees": ((f, 1.0), {"where": np.asfortranarray(np.ones((3, 4), bool))}),
     }
 
 
