@@ -313,7 +313,7 @@ pyb::object NewArray(DType t, int nd, const npy_intp* dims) {
 }
 
 std::vector<int> ResultAxisOrder(char order, const Shape& shape,
-                                 std::span<const ArrayView> operands) {
+                                 std::span<const ArrayView* const> operands) {
   const int nd = static_cast<int>(shape.size());
   std::vector<int> r(static_cast<size_t>(nd));  // r[0] is the innermost axis
   for (int k = 0; k < nd; ++k) r[static_cast<size_t>(k)] = nd - 1 - k;
@@ -325,9 +325,9 @@ std::vector<int> ResultAxisOrder(char order, const Shape& shape,
   if (order == 'F') return fortran();
   if (order == 'A') {  // F when every operand of rank 2 or more is F- and not C-ordered
     bool any = false;
-    for (const ArrayView& v : operands) {
-      if (v.shape.size() < 2) continue;
-      if (!v.IsFContiguous() || v.IsCContiguous()) return r;
+    for (const ArrayView* v : operands) {
+      if (v->shape.size() < 2) continue;
+      if (!v->IsFContiguous() || v->IsCContiguous()) return r;
       any = true;
     }
     return any ? fortran() : r;
@@ -346,8 +346,8 @@ std::vector<int> ResultAxisOrder(char order, const Shape& shape,
     for (int i1 = i0 - 1; i1 >= 0; --i1) {
       const int ax1 = r[static_cast<size_t>(i1)];
       bool ambiguous = true, swap = false;
-      for (const ArrayView& v : operands) {
-        const int64_t s0 = stride(v, ax0), s1 = stride(v, ax1);
+      for (const ArrayView* v : operands) {
+        const int64_t s0 = stride(*v, ax0), s1 = stride(*v, ax1);
         if (s0 == 0 || s1 == 0) continue;
         if (std::llabs(s1) <= std::llabs(s0)) {
           swap = false;

@@ -68,7 +68,7 @@ pyb::object NewArray(DType t, int nd, const npy_intp* dims);
 // broadcast along two axes votes for the one with the smaller stride to be
 // inner, and any vote for C order between them wins.
 std::vector<int> ResultAxisOrder(char order, const Shape& shape,
-                                 std::span<const ArrayView> operands);
+                                 std::span<const ArrayView* const> operands);
 // A new ndarray of `shape` whose axes lie in memory in `inner_first` order.
 pyb::object NewArray(DType t, const Shape& shape, const std::vector<int>& inner_first);
 // A C-ordered copy of any array-like (np.array(obj, copy=True, order="C")),

@@ -304,10 +304,11 @@ class PyUfunc {
       if (outs[i]) continue;
       const Shape shape = plan.OutShape(i);
       if (axis_order.empty() && !u.core() && shape.size() > 1) {
-        std::vector<ArrayView> voters(in);  // every operand NumPy's iterator sees
-        if (opt.where) voters.push_back(*opt.where);
+        std::vector<const ArrayView*> voters;  // every operand NumPy's iterator sees
+        for (const ArrayView& v : in) voters.push_back(&v);
+        if (opt.where) voters.push_back(opt.where);
         for (int j = 0; j < nout; ++j) {
-          if (outs[j]) voters.push_back(out_views[j]);
+          if (outs[j]) voters.push_back(&out_views[j]);
         }
         axis_order = ResultAxisOrder(order, shape, voters);
       }
