@@ -11,6 +11,7 @@
 #include "convert.h"
 #include "ufuncx/error.h"
 #include "ufuncx/frontends.h"
+#include "ufuncx/memory.h"
 #include "ufuncx/plugin.h"
 #include "ufuncx/registry.h"
 #include "ufuncx/scatter.h"
@@ -50,7 +51,23 @@ std::vector<std::optional<DType>> ParseSignature(const Ufunc& u, pyb::handle sig
                        " typecode(s) before and " + std::to_string(u.nout()) +
                        " after the -> sign");
     }
-    for (char c : chars) out.push_back(FromTypeChar(c));
+    for (char c : chars) {
+      DType t;
+      if (TryParseDType(std::string(1, c), &t)) {
+        out.push_back(t);
+        continue;
+      }
+      // NumPy's classes: a code no dtype has is a ValueError; a dtype
+      // ufuncx has no loops for (datetime, object) is a TypeError.
+      PyArray_Descr* descr = nullptr;
+      if (!PyArray_DescrConverter2(pyb::str(std::string(1, c)).ptr(), &descr) || !descr) {
+        PyErr_Clear();
+        throw ValueError("signature " + s + ": '" + std::string(1, c) +
+                         "' is not a valid type code (Invalid data-type for array)");
+      }
+      Py_DECREF(descr);
+      out.push_back(DTypeFromObject(pyb::str(std::string(1, c))));
+    }
     return out;
   }
   if (pyb::isinstance<pyb::tuple>(sig) || pyb::isinstance<pyb::list>(sig)) {
@@ -381,9 +398,29 @@ ScatterPlan ParsePlan(const std::string& s) {
   throw ValueError("unknown scatter plan '" + s + "'");
 }
 
-std::vector<int64_t> Ints(pyb::handle seq) {
+// A sequence of Python ints (anything with __index__ but bool), each within
+// int64; TypeError naming the argument otherwise, never pybind11's cast error.
+int64_t Int(pyb::handle x, const char* what) {
+  if (PyBool_Check(x.ptr()) || !PyIndex_Check(x.ptr())) {
+    throw TypeError(std::string(what) + " must hold ints, got " + Py_TYPE(x.ptr())->tp_name);
+  }
+  pyb::object v = pyb::reinterpret_steal<pyb::object>(PyNumber_Index(x.ptr()));
+  if (!v) throw pyb::error_already_set();
+  int overflow = 0;
+  const long long r = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow) throw TypeError(std::string(what) + ": " + pyb::str(v).cast<std::string>() +
+                                " does not fit in int64");
+  if (r == -1 && PyErr_Occurred()) throw pyb::error_already_set();
+  return r;
+}
+
+std::vector<int64_t> Ints(pyb::handle seq, const char* what) {
+  if (!PySequence_Check(seq.ptr()) || PyUnicode_Check(seq.ptr()) || PyBytes_Check(seq.ptr())) {
+    throw TypeError(std::string(what) + " must be a sequence of ints, got " +
+                    Py_TYPE(seq.ptr())->tp_name);
+  }
   std::vector<int64_t> out;
-  for (auto x : pyb::reinterpret_borrow<pyb::sequence>(seq)) out.push_back(x.cast<int64_t>());
+  for (auto x : pyb::reinterpret_borrow<pyb::sequence>(seq)) out.push_back(Int(x, what));
   return out;
 }
 
@@ -413,7 +450,7 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
                          pyb::handle update_window_dims, pyb::handle inserted_window_dims,
                          pyb::handle input_batching_dims,
                          pyb::handle scatter_indices_batching_dims,
-                         pyb::handle scatter_dims_to_operand_dims, int64_t index_vector_dim,
+                         pyb::handle scatter_dims_to_operand_dims, pyb::handle index_vector_dim,
                          pyb::handle combiner, const std::string& mode, bool indices_are_sorted,
                          bool unique_indices, pyb::list init_values, const std::string& finalize,
                          const std::string& casting, const std::string& plan, int threads) {
@@ -421,15 +458,21 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
   for (auto o : operands) r.operands.push_back(TargetView(o, "operand"));
   r.indices = InputView(indices, "scatter_indices");
   for (auto u : updates) r.updates.push_back(InputView(u, "updates"));
-  r.dims.update_window_dims = Ints(update_window_dims);
-  r.dims.inserted_window_dims = Ints(inserted_window_dims);
-  r.dims.input_batching_dims = Ints(input_batching_dims);
-  r.dims.scatter_indices_batching_dims = Ints(scatter_indices_batching_dims);
-  r.dims.scatter_dims_to_operand_dims = Ints(scatter_dims_to_operand_dims);
-  r.dims.index_vector_dim = index_vector_dim;
+  r.dims.update_window_dims = Ints(update_window_dims, "update_window_dims");
+  r.dims.inserted_window_dims = Ints(inserted_window_dims, "inserted_window_dims");
+  r.dims.input_batching_dims = Ints(input_batching_dims, "input_batching_dims");
+  r.dims.scatter_indices_batching_dims = Ints(scatter_indices_batching_dims, "scatter_indices_batching_dims");
+  r.dims.scatter_dims_to_operand_dims = Ints(scatter_dims_to_operand_dims, "scatter_dims_to_operand_dims");
+  r.dims.index_vector_dim = Int(index_vector_dim, "index_vector_dim");
   if (!combiner.is_none()) {
-    r.combiner = pyb::isinstance<pyb::str>(combiner) ? &GetUfunc(combiner.cast<std::string>())
-                                                    : &combiner.cast<const PyUfunc&>().u();
+    if (pyb::isinstance<pyb::str>(combiner)) {
+      r.combiner = &GetUfunc(combiner.cast<std::string>());
+    } else if (pyb::isinstance<PyUfunc>(combiner)) {
+      r.combiner = &combiner.cast<const PyUfunc&>().u();
+    } else {
+      throw TypeError(std::string("combiner must be a ufuncx ufunc, its name or None, got ") +
+                      Py_TYPE(combiner.ptr())->tp_name);
+    }
   }
   r.bounds = ParseBounds(mode);
   r.indices_are_sorted = indices_are_sorted;
@@ -489,7 +532,7 @@ pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axi
   const ArrayView a = InputView(array, "array");
   ReduceOptions opt;
   if (axis.is_none()) opt.axis = std::nullopt;
-  else opt.axis = Ints(axis);
+  else opt.axis = Ints(axis, "axis");
   opt.dtype = OptDType(dtype);
   opt.keepdims = keepdims;
   ArrayView out_view, initial_view, where_view;
@@ -691,6 +734,13 @@ PYBIND11_MODULE(_core, m) {
         pyb::gil_scoped_release release;
         asctile::Scatter(s, dim, i, d, offsets, check_bounds, num_indices);
       });
+  m.def("release_memory", [] {
+        pyb::gil_scoped_release release;
+        return ReleaseRetainedMemory();
+      },
+        "Frees the blocks ufuncx keeps for reuse (results and scatter scratch) and returns "
+        "free heap pages to the system; returns the bytes the kept blocks held. (Kept blocks "
+        "are freed by themselves after a second unused.)");
   m.def("_copy", &CopyC, pyb::arg("a"),
         "np.array(a, copy=True, order='C'), 64-byte aligned when large.");
   m.def("load_plugin", [](const std::string& path) {

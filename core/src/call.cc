@@ -38,9 +38,17 @@ void ThrowLoopStatus(int status, const Ufunc& u) {
                    std::to_string(status));
 }
 
+// An input with exactly the output's elements is safe to use in place, unless
+// the output repeats an element (a zero stride): then NumPy computes into a
+// copy of the output and writes it back, which reading a copy of the input
+// matches.
 bool SameLayout(const ArrayView& a, const Strides& a_strides,
                 const ArrayView& b, const Strides& b_strides) {
-  return a.data == b.data && a.dtype == b.dtype && a_strides == b_strides;
+  if (a.data != b.data || a.dtype != b.dtype || a_strides != b_strides) return false;
+  for (int d = 0; d < b.ndim(); ++d) {
+    if (b.shape[d] > 1 && b_strides[d] == 0) return false;
+  }
+  return true;
 }
 
 }  // namespace

@@ -6,25 +6,41 @@
 // costs as much as the work (an 80 MB int64 add.accumulate: 13-16 ms with
 // a fresh result, 7.4-8 ms into a reused one). Like jemalloc's decay of
 // dirty pages, a freed block waits at most kRetain (checked whenever a
-// block comes or goes), and no more than kRetainMaxBytes wait in all. A
-// block is reused for a request at most 1/8 smaller than it.
+// block comes or goes, and by a helper thread while any block waits, so an
+// idle process gives them back too), and no more than kRetainCapBytes (at
+// most 1/32 of the machine's memory) wait in all. A block is reused for a
+// request at most 1/8 smaller than it.
 #include "ufuncx/memory.h"
 
 #include <malloc.h>
 #include <sys/mman.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
+#include <new>
+#include <thread>
 
 namespace ufuncx {
 namespace {
 
 constexpr size_t kHugeMinBytes = size_t{4} << 20;
 constexpr size_t kRetainMinBytes = size_t{1} << 20;
-constexpr size_t kRetainMaxBytes = size_t{256} << 20;
+constexpr size_t kRetainCapBytes = size_t{256} << 20;
 constexpr std::chrono::milliseconds kRetain{1000};
+
+size_t RetainMaxBytes() {
+  static const size_t max = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return kRetainCapBytes;
+    return std::min(kRetainCapBytes, static_cast<size_t>(pages) * static_cast<size_t>(page) / 32);
+  }();
+  return max;
+}
 
 // Blocks from 4 MiB are aligned to the 2 MiB huge page and ask for huge
 // pages, as NumPy's allocator does; smaller ones to a cache line (NumPy's
@@ -65,8 +81,8 @@ class RetainedBlocks {
   }
   // Keeps p (returns true) or leaves it to the caller to free.
   bool Keep(void* p, size_t size) {
-    if (size < kRetainMinBytes || size > kRetainMaxBytes) return false;
-    std::lock_guard<std::mutex> lock(mu_);
+    if (size < kRetainMinBytes || size > RetainMaxBytes()) return false;
+    std::unique_lock<std::mutex> lock(mu_);
     const auto now = Clock::now();
     ReleaseOld(now);
     Slot* oldest = &slots_[0];
@@ -78,10 +94,19 @@ class RetainedBlocks {
       if (s.when < oldest->when) oldest = &s;
     }
     Release(*oldest);
-    while (held_ + size > kRetainMaxBytes) Release(Largest());
+    while (held_ + size > RetainMaxBytes()) Release(Largest());
     *oldest = Slot{p, size, now};
     held_ += size;
+    StartReaper();
+    wake_.notify_one();
     return true;
+  }
+
+  size_t ReleaseAll() {
+    std::lock_guard<std::mutex> lock(mu_);
+    const size_t held = held_;
+    for (Slot& s : slots_) Release(s);
+    return held;
   }
 
  private:
@@ -109,7 +134,30 @@ class RetainedBlocks {
       if (s.p && now - s.when > kRetain) Release(s);
     }
   }
+  // The helper thread sleeps while nothing waits, else until the oldest
+  // block's time is up. It is started by the first kept block (mu_ held).
+  void StartReaper() {
+    if (reaper_started_) return;
+    reaper_started_ = true;
+    std::thread([this] {
+      std::unique_lock<std::mutex> lock(mu_);
+      while (true) {
+        if (held_ == 0) {
+          wake_.wait(lock);
+          continue;
+        }
+        Clock::time_point due = Clock::time_point::max();
+        for (const Slot& s : slots_) {
+          if (s.p) due = std::min(due, s.when + kRetain);
+        }
+        wake_.wait_until(lock, due + std::chrono::milliseconds(1));
+        ReleaseOld(Clock::now());
+      }
+    }).detach();
+  }
   std::mutex mu_;
+  std::condition_variable wake_;
+  bool reaper_started_ = false;
   Slot slots_[2];
   size_t held_ = 0;
 };
@@ -139,6 +187,18 @@ void FreeBlock(void* p, size_t bytes) {
     return;
   }
   std::free(p);
+}
+
+size_t ReleaseRetainedMemory() {
+  const size_t held = Retained().ReleaseAll();
+  malloc_trim(0);
+  return held;
+}
+
+ScratchBlock::ScratchBlock(int64_t bytes)
+    : bytes_(static_cast<size_t>(std::max<int64_t>(bytes, 1))),
+      data_(static_cast<char*>(AllocateBlock(bytes_))) {
+  if (!data_) throw std::bad_alloc();
 }
 
 }  // namespace ufuncx

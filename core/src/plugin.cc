@@ -5,9 +5,15 @@
 #include "ufuncx/plugin.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -59,6 +65,66 @@ void Validate(const PluginSpec& spec, const std::string& path) {
   }
 }
 
+// dlopen maps a shared library and faults its pages in later: a file cut
+// short (a copy that did not finish) raises SIGBUS inside the loader. So
+// the file is checked first: an ELF shared object for this machine whose
+// headers and every segment lie within the file. Throws ValueError.
+void CheckElfFile(const std::string& path) {
+  if (path.find('\0') != std::string::npos) {
+    throw ValueError("plugin path contains an embedded null byte");
+  }
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    throw ValueError("cannot load plugin " + path + ": " + std::strerror(errno));
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }
+  } closer{fd};
+  auto refuse = [&](const std::string& why) {
+    throw ValueError("cannot load plugin " + path + ": " + why);
+  };
+  struct stat st{};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) refuse("not a regular file");
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  auto read_at = [&](void* dst, uint64_t bytes, uint64_t offset) {
+    if (offset > size || bytes > size - offset ||
+        pread(fd, dst, bytes, static_cast<off_t>(offset)) != static_cast<ssize_t>(bytes)) {
+      refuse("the file is truncated or not a shared library (" + std::to_string(size) +
+             " bytes)");
+    }
+  };
+  Elf64_Ehdr eh{};
+  read_at(&eh, sizeof eh, 0);
+  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) refuse("not an ELF file");
+#if defined(__x86_64__)
+  constexpr int kMachine = EM_X86_64;
+#elif defined(__aarch64__)
+  constexpr int kMachine = EM_AARCH64;
+#else
+  constexpr int kMachine = -1;
+#endif
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+      eh.e_type != ET_DYN || (kMachine >= 0 && eh.e_machine != kMachine)) {
+    refuse("not a 64-bit shared library for this machine");
+  }
+  if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0) refuse("no program headers");
+  for (int i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    read_at(&ph, sizeof ph, eh.e_phoff + static_cast<uint64_t>(i) * sizeof ph);
+    if (ph.p_type == PT_LOAD || ph.p_type == PT_DYNAMIC) {
+      if (ph.p_offset > size || ph.p_filesz > size - ph.p_offset) {
+        refuse("a segment ends past the end of the file (" + std::to_string(size) +
+               " bytes): the file is truncated");
+      }
+    }
+  }
+  if (eh.e_shnum > 0 && (eh.e_shoff > size ||
+                         static_cast<uint64_t>(eh.e_shnum) * eh.e_shentsize > size - eh.e_shoff)) {
+    refuse("the section headers end past the end of the file: the file is truncated");
+  }
+}
+
 struct Loaded {
   std::mutex mu;
   std::map<void*, std::vector<std::string>> by_handle;
@@ -74,6 +140,7 @@ Loaded& State() {
 std::vector<std::string> LoadPlugin(const std::string& path) {
   Loaded& state = State();
   std::lock_guard<std::mutex> lock(state.mu);
+  CheckElfFile(path);
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char* err = dlerror();

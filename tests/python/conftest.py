@@ -1,8 +1,27 @@
 """Shared helpers for the differential tests against NumPy 2.x."""
+import os
 import pathlib
+import sys
 import tomllib
 
-import numpy as np
+
+def _numpy_without_avx512():
+    """NumPy 2.4's AVX-512 (X86_V4) bodies of float power and arctan2 give
+    wrong reductions: the body reads the accumulator once per vector, so
+    np.arctan2.reduce([1.2, 0.7, 1.9]) is arctan2(1.2, 1.9). The oracle runs
+    NumPy's AVX2 bodies instead, as on the machines without AVX-512."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            avx512 = " avx512f" in f.read()
+    except OSError:
+        return
+    if avx512 and "numpy" not in sys.modules:
+        os.environ.setdefault("NPY_DISABLE_CPU_FEATURES", "X86_V4")
+
+
+_numpy_without_avx512()
+
+import numpy as np  # noqa: E402
 import pytest
 
 import ufuncx as ux

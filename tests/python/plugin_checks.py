@@ -196,8 +196,20 @@ def test_abi_mismatch_and_non_plugins(tmp_path):
                     str(tmp_path / "other.cc")], check=True)
     with pytest.raises(ValueError, match="not a ufuncx plugin"):
         ux.load_plugin(tmp_path / "other.so")
-    with pytest.raises(ValueError, match="cannot load plugin"):
+    with pytest.raises(FileNotFoundError):  # (Python's class, as ctypes.CDLL's OSError)
         ux.load_plugin(tmp_path / "missing.so")
+
+
+def test_truncated_plugins_are_refused_before_loading(kernels, tmp_path):
+    # A copy cut short used to kill the process with SIGBUS inside dlopen.
+    data = pathlib.Path(kernels).read_bytes()
+    for cut in (4096, len(data) // 2, len(data) - 1):
+        p = tmp_path / f"cut{cut}.so"
+        p.write_bytes(data[:cut])
+        with pytest.raises(ValueError, match="truncated"):
+            ux.load_plugin(p)
+    with pytest.raises(ValueError, match="null byte"):
+        ux.load_plugin(str(tmp_path / "x\0.so"))
 
 
 def test_concurrent_loads_while_calling(kernels, tmp_path):

@@ -144,10 +144,10 @@ int Contig(const LoopContext& ctx, char* const* args, const int64_t* dims,
 // order; a run of equal offsets keeps the value in a register (rounded to T
 // after every step, so the result is the one-at-a-time result).
 //
-// Two bodies: IndexedBody checks the next offset after each update (best
-// when runs are rare: random indices), IndexedRuns loops over each run
-// (best for sorted indices). offset_of(i) and upd_at(i) are inlined, so the
-// common dense cases compile to scaled addressing.
+// Two bodies (below): IndexedBody checks the next offset after each update
+// (best when runs are rare: random indices), IndexedRuns loops over each
+// run (best for sorted indices). index_at(i) and upd_at(i) are inlined, so
+// the common dense cases compile to scaled addressing.
 template <class Op, int Nin, class T>
 inline T IndexedStep(int& status, T cur, const char* u) {
   if constexpr (Nin == 2) {
@@ -158,106 +158,98 @@ inline T IndexedStep(int& status, T cur, const char* u) {
   }
 }
 
-// With kPrefetch (targets beyond the caches) the destination kAhead
-// updates on is prefetched at every step, so more misses are in flight at
-// once. (1e6 random updates into 2e6 float64: 8.2 ms plain, 6.8 ms 16
-// ahead, 6.0 ms 32 ahead.)
-template <class Op, int Nin, class T, bool kPrefetch = false, class OffsetOf, class UpdAt>
-inline int IndexedBody(char* base, int64_t n, OffsetOf offset_of, UpdAt upd_at) {
-  constexpr int64_t kAhead = 32;
-  int status = 0;
-  if (n <= 0) return 0;
-  int64_t o = offset_of(0);
-  T cur = LoadElem<T>(base + o);
-  for (int64_t i = 0; i < n; ++i) {
-    if constexpr (kPrefetch) {
-      if (i + kAhead < n) __builtin_prefetch(base + offset_of(i + kAhead), 1);
-    }
-    cur = IndexedStep<Op, Nin, T>(status, cur, upd_at(i));
-    if (i + 1 == n) break;
-    const int64_t next = offset_of(i + 1);
-    if (next != o) {
-      StoreElem(base + o, cur);
-      o = next;
-      cur = LoadElem<T>(base + o);
-    }
-  }
-  StoreElem(base + o, cur);
-  return status;
-}
-
-template <class Op, int Nin, class T, class OffsetOf, class UpdAt>
-inline int IndexedRuns(char* base, int64_t n, OffsetOf offset_of, UpdAt upd_at) {
-  int status = 0;
-  int64_t i = 0;
-  while (i < n) {
-    const int64_t o = offset_of(i);
-    T cur = IndexedStep<Op, Nin, T>(status, LoadElem<T>(base + o), upd_at(i));
-    for (++i; i < n && offset_of(i) == o; ++i) cur = IndexedStep<Op, Nin, T>(status, cur, upd_at(i));
-    StoreElem(base + o, cur);
-  }
-  return status;
-}
-
-// The checking body (IndexedIndices::stop): index_at(i) reads index i; the
-// first one outside [0, size) ends the loop before it is applied. An index
-// is checked where a run starts, so the check costs one compare per run.
-// Runs are combined in a register. For indices without runs (judged by the
-// caller), IndexedDensePlainChecked below is faster.
-template <class Op, int Nin, class T, class IndexAt, class UpdAt>
-inline int IndexedRunsChecked(char* base, int64_t n, uint64_t size, int64_t stride,
-                              IndexAt index_at, UpdAt upd_at, int64_t* stop) {
+// Both bodies take index_at(i), the position of update i, and combine
+// operand element base + index * stride. With kCheck each index is checked
+// where it is read for a write (raw indices: IndexedIndices): the first
+// one outside [0, size) ends the loop before it is applied, and its
+// position goes to *stop (n when there is none). A caller that validated
+// every index before the call sees a stop only when another thread rewrote
+// an index meanwhile, so a race never sends a write outside the target.
+// Without kCheck, index_at gives byte offsets the caller computed from
+// indices it read once (stride 1; size and stop unused).
+//
+// IndexedRuns loops over each run of equal indices (sorted data): one
+// check a run. IndexedBody keeps the value in a register while the next
+// index repeats (random data), and with kPrefetch (targets beyond the
+// caches) prefetches the destination kAhead updates on, so more misses are
+// in flight at once (1e6 random updates into 2e6 float64: 8.2 ms plain,
+// 6.8 ms 16 ahead, 6.0 ms 32 ahead).
+template <class Op, int Nin, class T, bool kCheck, class IndexAt, class UpdAt>
+inline int IndexedRuns(char* base, int64_t n, uint64_t size, int64_t stride, IndexAt index_at,
+                       UpdAt upd_at, int64_t* stop) {
   int status = 0;
   int64_t i = 0;
   while (i < n) {
     const int64_t v = index_at(i);
-    if (static_cast<uint64_t>(v) >= size) break;
+    if (kCheck && static_cast<uint64_t>(v) >= size) break;
     T cur = IndexedStep<Op, Nin, T>(status, LoadElem<T>(base + v * stride), upd_at(i));
     for (++i; i < n && index_at(i) == v; ++i) cur = IndexedStep<Op, Nin, T>(status, cur, upd_at(i));
     StoreElem(base + v * stride, cur);
   }
-  *stop = i;
+  if constexpr (kCheck) *stop = i;
   return status;
 }
 
-// The dense cases (int64 indices and updates both contiguous, a contiguous
-// target axis) as functions of their own: inlined into Indexed they shared
-// its registers, and a spilled pointer reloaded on every step cost up to
-// 40% (measured).
-template <class Op, int Nin, class T, bool kPrefetch>
-[[gnu::noinline]] int IndexedDense(char* base, const char* idx, const char* upd, int64_t n) {
-  constexpr int64_t kItem = sizeof(T);
-  return IndexedBody<Op, Nin, T, kPrefetch>(
-      base, n, [idx](int64_t i) { return LoadElem<int64_t>(idx + i * 8) * kItem; },
-      [upd](int64_t i) { return upd + (Nin == 2 ? i * kItem : 0); });
-}
-
-// Checking, without combining runs: one load, step and store per update,
-// as the plain loop `t[idx[i]] += u[i]` does (for indices without runs).
-template <class Op, int Nin, class T>
-[[gnu::noinline]] int IndexedDensePlainChecked(char* base, const char* idx, const char* upd,
-                                               int64_t n, int64_t size, int64_t* stop) {
-  constexpr int64_t kItem = sizeof(T);
+template <class Op, int Nin, class T, bool kCheck, bool kPrefetch, class IndexAt, class UpdAt>
+inline int IndexedBody(char* base, int64_t n, uint64_t size, int64_t stride, IndexAt index_at,
+                       UpdAt upd_at, int64_t* stop) {
+  constexpr int64_t kAhead = 32;
   int status = 0;
-  int64_t i = 0;
-  for (; i < n; ++i) {
-    const int64_t v = LoadElem<int64_t>(idx + i * 8);
-    if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(size)) break;
-    char* p = base + v * kItem;
-    StoreElem(p, IndexedStep<Op, Nin, T>(status, LoadElem<T>(p), upd + (Nin == 2 ? i * kItem : 0)));
+  if constexpr (kCheck) *stop = 0;
+  if (n <= 0) return 0;
+  int64_t v = index_at(0);
+  if (kCheck && static_cast<uint64_t>(v) >= size) return 0;
+  T cur = LoadElem<T>(base + v * stride);
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (kPrefetch) {
+      // Only a hint: an index not yet checked may point anywhere (the
+      // address is formed without overflow and never dereferenced).
+      if (i + kAhead < n) {
+        const uint64_t ahead = static_cast<uint64_t>(index_at(i + kAhead));
+        __builtin_prefetch(reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(base) +
+                                                         ahead * static_cast<uint64_t>(stride)),
+                           1);
+      }
+    }
+    cur = IndexedStep<Op, Nin, T>(status, cur, upd_at(i));
+    if (i + 1 == n) break;
+    const int64_t next = index_at(i + 1);
+    if (next != v) {
+      StoreElem(base + v * stride, cur);
+      if (kCheck && static_cast<uint64_t>(next) >= size) {
+        *stop = i + 1;
+        return status;
+      }
+      v = next;
+      cur = LoadElem<T>(base + v * stride);
+    }
   }
-  *stop = i;
+  StoreElem(base + v * stride, cur);
+  if constexpr (kCheck) *stop = n;
   return status;
 }
 
-template <class Op, int Nin, class T>
-[[gnu::noinline]] int IndexedDenseChecked(char* base, const char* idx, const char* upd,
-                                          int64_t n, int64_t size, int64_t* stop) {
+// The dense case (int64 indices and updates both contiguous, a contiguous
+// target axis) as a function of its own: inlined into Indexed it shared
+// its registers, and a spilled pointer reloaded on every step cost up to
+// 40% (measured). Wrapping adds `wrap_size` to negative indices (0: none),
+// branch-free. kBody: 0 runs, 1 plain, 2 plain with prefetching.
+template <class Op, int Nin, class T, int kBody>
+[[gnu::noinline]] int IndexedDense(char* base, const char* idx, const char* upd, int64_t n,
+                                   int64_t size, int64_t wrap_size, int64_t* stop) {
   constexpr int64_t kItem = sizeof(T);
-  return IndexedRunsChecked<Op, Nin, T>(
-      base, n, static_cast<uint64_t>(size), kItem,
-      [idx](int64_t i) { return LoadElem<int64_t>(idx + i * 8); },
-      [upd](int64_t i) { return upd + (Nin == 2 ? i * kItem : 0); }, stop);
+  auto index_at = [idx, wrap_size](int64_t i) {
+    const int64_t v = LoadElem<int64_t>(idx + i * 8);
+    return v + ((v >> 63) & wrap_size);
+  };
+  auto upd_at = [upd](int64_t i) { return upd + (Nin == 2 ? i * kItem : 0); };
+  const uint64_t usize = static_cast<uint64_t>(size);
+  if constexpr (kBody == 0) {
+    return IndexedRuns<Op, Nin, T, true>(base, n, usize, kItem, index_at, upd_at, stop);
+  } else {
+    return IndexedBody<Op, Nin, T, true, kBody == 2>(base, n, usize, kItem, index_at, upd_at,
+                                                     stop);
+  }
 }
 
 template <class Op, int Nin, class T, class OffsetOf>
@@ -266,8 +258,9 @@ inline int IndexedPick(char* const* args, const int64_t* steps, int64_t n, bool 
   const char* upd = Nin == 2 ? args[2] : nullptr;
   const int64_t us = Nin == 2 ? steps[2] : 0;
   auto body = [&](auto upd_at) {
-    return runs ? IndexedRuns<Op, Nin, T>(args[0], n, offset_of, upd_at)
-                : IndexedBody<Op, Nin, T>(args[0], n, offset_of, upd_at);
+    return runs ? IndexedRuns<Op, Nin, T, false>(args[0], n, 0, 1, offset_of, upd_at, nullptr)
+                : IndexedBody<Op, Nin, T, false, false>(args[0], n, 0, 1, offset_of, upd_at,
+                                                        nullptr);
   };
   if (us == static_cast<int64_t>(sizeof(T))) {
     return body([&](int64_t i) { return upd + i * static_cast<int64_t>(sizeof(T)); });
@@ -279,42 +272,37 @@ template <class Op, int Nin, class T>
 int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
             const int64_t* steps, void* aux) noexcept {
   const int64_t n = dims[0];
-  if (aux) {  // raw, validated int64 indices: no offsets buffer
+  if (aux) {  // raw int64 indices: each checked as it is read
     const auto* ix = static_cast<const IndexedIndices*>(aux);
     const char* idx = args[1];
     const int64_t is = steps[1], size = ix->size, stride = ix->stride;
+    const int64_t wrap_size = ix->wrap ? size : 0;
+    int64_t unused_stop;
+    int64_t* stop = ix->stop ? ix->stop : &unused_stop;
     constexpr int64_t kItem = sizeof(T);
-    if (ix->stop) {  // unchecked indices (never wrapped): check as they come
-      const char* upd = Nin == 2 ? args[2] : nullptr;
-      const int64_t us = Nin == 2 ? steps[2] : 0;
-      auto body = [&](auto index_at, auto upd_at, auto item) {
-        return IndexedRunsChecked<Op, Nin, T>(args[0], n, size, item, index_at, upd_at, ix->stop);
-      };
-      if (is == 8 && stride == kItem && us == kItem) {
-        return ix->runs ? IndexedDenseChecked<Op, Nin, T>(args[0], idx, upd, n, size, ix->stop)
-                        : IndexedDensePlainChecked<Op, Nin, T>(args[0], idx, upd, n, size,
-                                                               ix->stop);
-      }
-      return body([&](int64_t i) { return LoadElem<int64_t>(idx + i * is); },
-                  [&](int64_t i) { return upd + i * us; }, stride);
-    }
-    if (ix->wrap) {
-      return IndexedPick<Op, Nin, T>(args, steps, n, ix->runs, [&](int64_t i) {
-        const int64_t v = LoadElem<int64_t>(idx + i * is);
-        return (v + ((v >> 63) & size)) * stride;
-      });
-    }
-    if (is == 8 && stride == kItem && (Nin == 1 || steps[2] == kItem) && !ix->runs) {
+    char* base = args[0];
+    const char* upd = Nin == 2 ? args[2] : nullptr;
+    const int64_t us = Nin == 2 ? steps[2] : 0;
+    if (is == 8 && stride == kItem && (Nin == 1 || us == kItem)) {
       // Measured: prefetching pays for targets of 8 MB and more (1e6 float64:
       // 3.1-3.5 -> 2.6-2.9 ms; 1.5e6: 7.8-9.0 -> 5.7-5.9 ms), not for 4 MB
       // and less. The development machine's 32 MiB L3 is shared on a VM.
-      return size * kItem > (int64_t{1} << 22)
-                 ? IndexedDense<Op, Nin, T, true>(args[0], idx, args[2], n)
-                 : IndexedDense<Op, Nin, T, false>(args[0], idx, args[2], n);
+      if (ix->runs) return IndexedDense<Op, Nin, T, 0>(base, idx, upd, n, size, wrap_size, stop);
+      if (size * kItem > (int64_t{1} << 22)) {
+        return IndexedDense<Op, Nin, T, 2>(base, idx, upd, n, size, wrap_size, stop);
+      }
+      return IndexedDense<Op, Nin, T, 1>(base, idx, upd, n, size, wrap_size, stop);
     }
-    return IndexedPick<Op, Nin, T>(args, steps, n, ix->runs, [&](int64_t i) {
-      return LoadElem<int64_t>(idx + i * is) * stride;
-    });
+    auto index_at = [&](int64_t i) {
+      const int64_t v = LoadElem<int64_t>(idx + i * is);
+      return v + ((v >> 63) & wrap_size);
+    };
+    auto upd_at = [&](int64_t i) { return upd + i * us; };
+    const uint64_t usize = static_cast<uint64_t>(size);
+    return ix->runs
+               ? IndexedRuns<Op, Nin, T, true>(base, n, usize, stride, index_at, upd_at, stop)
+               : IndexedBody<Op, Nin, T, true, false>(base, n, usize, stride, index_at, upd_at,
+                                                      stop);
   }
   const int64_t* off = reinterpret_cast<const int64_t*>(args[1]);
   return IndexedPick<Op, Nin, T>(args, steps, n, false, [&](int64_t i) { return off[i]; });

@@ -10,11 +10,11 @@ object that behaves like ``numpy.ufunc``::
 from . import _core
 from . import _methods
 from ._at import ufunc_at as _ufunc_at
-from ._core import can_cast, loop_targets, promote_types, simd_targets, ufunc
+from ._core import can_cast, loop_targets, promote_types, release_memory, simd_targets, ufunc
 from ._scatter import scatter
 
 __all__ = ["ufunc", "registry", "simd_targets", "loop_targets", "promote_types", "can_cast",
-           "scatter", "torchlike", "asctile", "load_plugin"]
+           "scatter", "torchlike", "asctile", "load_plugin", "release_memory"]
 
 ufunc.at = _ufunc_at
 ufunc.reduce = _methods.reduce
@@ -32,8 +32,16 @@ def load_plugin(path):
     """Loads a plugin built by ufuncx-codegen and publishes its new ufuncs as
     ufuncx.<name> (overloads join the existing objects). Loading the same
     file again does nothing. Returns the names defined or extended."""
+    import errno
     import os
-    names = _core.load_plugin(os.fspath(path))
+    path = os.fspath(path)
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if "\0" in path:
+        raise ValueError("load_plugin: embedded null byte in path")
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+    names = _core.load_plugin(path)
     g = globals()
     for name in names:
         if name not in g:

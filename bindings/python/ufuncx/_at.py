@@ -1,6 +1,8 @@
 """ufunc.at: NumPy's unbuffered in-place operation, lowered to the scatter
 planner. This module only translates NumPy indexing into StableHLO scatter
 dimension numbers; it never loops over elements."""
+import math
+
 import numpy as np
 
 from . import _core
@@ -25,30 +27,59 @@ def _items(a, index):
         else:
             arr = np.asarray(it)
             if arr.dtype == np.bool_:
-                items.extend(arr.nonzero() if arr.ndim else [np.zeros(0, np.intp)])
+                items.append(arr if arr.ndim else np.zeros(0, np.intp))  # masks: expanded below
             elif arr.dtype.kind in "iu":
-                items.append(arr)
+                items.append(arr if arr.dtype.isnative else arr.astype(arr.dtype.newbyteorder("=")))
             elif arr.size == 0 and arr.dtype.kind == "f" and not isinstance(it, np.ndarray):
                 items.append(arr.astype(np.intp))  # an empty list is an index
             elif isinstance(it, np.ndarray):
                 raise IndexError("arrays used as indices must be of integer (or boolean) type")
             else:
                 raise IndexError(_BAD_INDEX)
-    consumed = sum(1 for it in items if it is not None and it is not Ellipsis)
+    consumed = sum(it.ndim if _is_mask(it) else 1 for it in items
+                   if it is not None and it is not Ellipsis)
     if sum(1 for it in items if it is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     if consumed > a.ndim:
         raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, "
                          f"but {consumed} were indexed")
-    out = []
+    out, dim = [], 0
     for it in items:
         if it is Ellipsis:
             out.extend([slice(None)] * (a.ndim - consumed))
+            dim += a.ndim - consumed
+        elif _is_mask(it):
+            for k, n in enumerate(it.shape):
+                if n != a.shape[dim + k]:
+                    raise IndexError(f"boolean index did not match indexed array along axis "
+                                     f"{dim + k}; size of axis is {a.shape[dim + k]} but size "
+                                     f"of corresponding boolean axis is {n}")
+            out.extend(it.nonzero())
+            dim += it.ndim
         else:
             out.append(it)
+            dim += it is not None
     if not any(it is Ellipsis for it in items):
         out.extend([slice(None)] * (a.ndim - consumed))
     return out
+
+
+def _broadcast_shape(arrays):
+    """The index arrays' broadcast shape (its size may exceed what NumPy
+    can make; the caller checks); IndexError when they do not broadcast."""
+    nd = max(x.ndim for x in arrays)
+    out = [1] * nd
+    for x in arrays:
+        for k, n in enumerate(x.shape, nd - x.ndim):
+            if n != out[k] and n != 1 and out[k] != 1:
+                raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                                 "with shapes " + " ".join(str(y.shape) for y in arrays))
+            out[k] = n if n != 1 else out[k]
+    return tuple(out)
+
+
+def _is_mask(it):
+    return isinstance(it, np.ndarray) and it.dtype == np.bool_
 
 
 def lower_index(a, index):
@@ -69,12 +100,10 @@ def lower_index(a, index):
             basic.append(it)
         pos += 1
     view = a[tuple(basic)]
-    try:
-        if len(arrays) > 1:
-            arrays = np.broadcast_arrays(*arrays)
-    except ValueError:
-        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
-                         "with shapes " + " ".join(str(np.shape(x)) for x in arrays)) from None
+    if len(arrays) > 1:
+        if math.prod(_broadcast_shape(arrays)) >= 2**63:
+            raise ValueError("iterator is too large")
+        arrays = np.broadcast_arrays(*arrays)
     bshape = arrays[0].shape
     rest = [d for d in range(view.ndim) if d not in positions]
     adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
@@ -108,28 +137,19 @@ def ufunc_at(ufunc, a, indices, b=None):
     if not isinstance(a, np.ndarray):
         raise TypeError("first operand must be a numpy.ndarray")
     if (b is not None and type(indices) is np.ndarray and indices.dtype.kind in "iu"
-            and indices.ndim >= 1 and a.ndim >= 1):
+            and indices.dtype.isnative and indices.ndim >= 1 and a.ndim >= 1):
         # The common form, a[int_array] (op)= b, goes to the C++ front end,
         # which lowers it the same way without the Python steps below.
-        b = np.asarray(b)
-        if np.may_share_memory(b, a):
-            b = b.copy()
-        if np.may_share_memory(indices, a):
-            indices = indices.copy()
-        _core._at(ufunc, a, indices, b)
+        _core._at(ufunc, a, indices, np.asarray(b))  # (the planner copies what aliases a)
         return
     view, idx, ivd, positions, shape, window_dims = lower_index(a, indices)
     if b is None:
         upd = np.broadcast_to(np.zeros((), view.dtype), shape)
     else:
         b = np.asarray(b)
-        if np.may_share_memory(b, a):
-            b = b.copy()
         try:
             upd = b if b.shape == shape else np.broadcast_to(b, shape)
         except ValueError:
             raise ValueError("array is not broadcastable to correct shape") from None
-    if np.may_share_memory(idx, a):
-        idx = idx.copy()
     _core._scatter([view], idx, [upd], window_dims, positions, [], [], positions, ivd,
                    ufunc, "wrap_raise")

@@ -1,13 +1,13 @@
 """The axes=, axis= and keepdims= keywords of generalized ufuncs (NumPy's
 gufunc protocol): core dimensions are moved to the end as views, the ufunc
 runs on them, and the outputs' core dimensions are moved back."""
-import operator
-
 import numpy as np
+
+from ._methods import _axis
 
 
 def _entry(e):
-    return (operator.index(e),) if not isinstance(e, (tuple, list)) else tuple(map(operator.index, e))
+    return (_axis(e),) if not isinstance(e, (tuple, list)) else tuple(map(_axis, e))
 
 
 def call_with_axes(ufunc, args, kwargs):

@@ -34,12 +34,22 @@ def _out(out, method):
     return out
 
 
+def _axis(a):
+    """An axis as NumPy converts it: an index, a C long, then a C int."""
+    a = operator.index(a)
+    if not -2**63 <= a < 2**63:
+        raise OverflowError("Python int too large to convert to C long")
+    if not -2**31 <= a < 2**31:
+        raise ValueError("integer won't fit into a C int")
+    return a
+
+
 def _axes(axis):
     if axis is None:
         return None
     if isinstance(axis, tuple):
-        return tuple(operator.index(a) for a in axis)
-    return (operator.index(axis),)
+        return tuple(_axis(a) for a in axis)
+    return (_axis(axis),)
 
 
 def _single_axis(axis, method):
@@ -49,14 +59,15 @@ def _single_axis(axis, method):
         axis = axis[0]
     if axis is None:
         raise ValueError(f"{method} does not allow multiple axes")
-    return operator.index(axis)
+    return _axis(axis)
 
 
 def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
            where=True):
     """numpy.ufunc.reduce: reduce array's dimension(s) by applying the ufunc along them."""
     self._check_binary("reduce")
-    if (type(array) is np.ndarray and type(axis) is int and dtype is None and out is None
+    if (type(array) is np.ndarray and type(axis) is int and -2**31 <= axis < 2**31
+            and dtype is None and out is None
             and where is True and initial is _NoValue and array.dtype.kind in "biufc"
             and array.dtype.isnative):
         # The common call, without the normalisations below.
@@ -83,11 +94,17 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
     """numpy.ufunc.reduceat: reductions over the slices array[indices[i]:indices[i+1]]."""
     self._check_binary("reduceat")
     a = _operand(array, self.__name__)
-    idx = np.asarray(indices)
+    # NumPy's conversion: an array casts safely to intp (uint64 and float
+    # arrays are TypeErrors); other sequences convert element by element
+    # (NaN is a ValueError, an int beyond int64 an OverflowError).
+    if isinstance(indices, np.ndarray):
+        idx = indices.astype(np.intp, casting="safe", copy=False)
+    else:
+        idx = np.array(indices, dtype=np.intp)
     if idx.ndim > 1:
         raise ValueError("setting an array element with a sequence. The requested array would "
                          "exceed the maximum number of dimension of 1.")
-    idx = np.ascontiguousarray(idx.reshape(-1).astype(np.intp, casting="unsafe"))
+    idx = np.ascontiguousarray(idx.reshape(-1))
     return _core._reduceat(self, a, idx, _single_axis(axis, "reduceat"), dtype,
                            _out(out, "reduceat"))
 

@@ -34,10 +34,10 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
     upds = [np.asarray(u) for u in upds]
     if isinstance(combiner, str):
         combiner = _core.get(combiner)
-    report = _core._scatter(results, idx, upds, list(update_window_dims),
-                            list(inserted_window_dims), list(input_batching_dims),
-                            list(scatter_indices_batching_dims), list(scatter_dims_to_operand_dims),
-                            int(index_vector_dim), combiner, _MODES[mode], bool(indices_are_sorted),
+    report = _core._scatter(results, idx, upds, update_window_dims,
+                            inserted_window_dims, input_batching_dims,
+                            scatter_indices_batching_dims, scatter_dims_to_operand_dims,
+                            index_vector_dim, combiner, _MODES[mode], bool(indices_are_sorted),
                             bool(unique_indices), casting="unsafe" if combiner is not None else "same_kind",
                             plan=plan, threads=int(threads))
     out = results[0] if single else tuple(results)

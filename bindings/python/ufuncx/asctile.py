@@ -24,8 +24,6 @@ def scatter(src, dim, index, dst, offsets, check_bounds=True, num_indices=None):
         raise TypeError("dim must be an int")
     if not dst.flags.writeable:
         raise ValueError("dst is read-only")
-    if np.may_share_memory(src, dst):
-        src = src.copy()
     _core._asctile_scatter(src, int(dim), index, dst, [int(o) for o in offsets],
                            bool(check_bounds), None if num_indices is None else int(num_indices))
     return None

@@ -6,6 +6,8 @@ this module only converts arguments.
 In place: scatter_, scatter_add_, scatter_reduce_, index_add_, index_put_.
 Out-of-place twins without the underscore return a new array.
 """
+import operator
+
 import numpy as np
 
 from . import _core
@@ -24,12 +26,19 @@ def _self(self):
     return self
 
 
-def _source(x, self):
-    """An ndarray that does not alias self (the planner reads it while writing)."""
-    x = np.asarray(x)
-    return x.copy() if np.may_share_memory(x, self) else x
+def _dim(dim):
+    """torch's int64 argument: an out-of-range Python int is a ValueError
+    before any range check (an ordinary bad dim is the IndexError of the
+    C++ front end)."""
+    dim = operator.index(dim)
+    if not -2**63 <= dim < 2**63:
+        raise ValueError(f"dim {dim} does not fit in int64")
+    return dim
 
 
+# Inputs that share memory with self: torch's RuntimeError comes from the
+# C++ front ends (when both layouts are dense), else the planner reads a
+# copy. So the arrays go down as they are.
 def scatter_(self, dim, index, src, *, reduce=None):
     """Tensor.scatter_: writes src (an array or a scalar value) into self at
     index along dim; reduce='add' or 'multiply' combines instead."""
@@ -39,7 +48,7 @@ def scatter_(self, dim, index, src, *, reduce=None):
     index = np.asarray(index)
     if not isinstance(src, np.ndarray):
         src = np.broadcast_to(np.asarray(src, dtype=self.dtype), index.shape)
-    _core._torch_scatter_reduce(self, dim, index, _source(src, self), reduce or "none", True)
+    _core._torch_scatter_reduce(self, _dim(dim), index, src, reduce or "none", True)
     return self
 
 
@@ -48,7 +57,7 @@ def scatter_add_(self, dim, index, src):
     _self(self)
     if not isinstance(src, np.ndarray):
         raise TypeError("scatter_add_(): src must be an array")
-    _core._torch_scatter_reduce(self, dim, np.asarray(index), _source(src, self), "add", True)
+    _core._torch_scatter_reduce(self, _dim(dim), np.asarray(index), src, "add", True)
     return self
 
 
@@ -62,7 +71,7 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
                            f"got {reduce}")
     if not isinstance(src, np.ndarray):
         raise TypeError("scatter_reduce_(): src must be an array")
-    _core._torch_scatter_reduce(self, dim, np.asarray(index), _source(src, self), reduce,
+    _core._torch_scatter_reduce(self, _dim(dim), np.asarray(index), src, reduce,
                                 bool(include_self))
     return self
 
@@ -73,7 +82,7 @@ def index_add_(self, dim, index, source, *, alpha=1):
     source = np.asarray(source)
     if alpha != 1 and source.dtype == self.dtype:  # (other dtypes: the C++ error)
         source = source * np.asarray(alpha).astype(self.dtype)
-    _core._torch_index_add(self, dim, np.asarray(index), _source(source, self))
+    _core._torch_index_add(self, _dim(dim), np.asarray(index), source)
     return self
 
 
@@ -88,12 +97,17 @@ def index_put_(self, indices, values, accumulate=False):
     for i in indices:
         i = np.asarray(i)
         if i.dtype == np.bool_:
+            at = len(idx)
+            if i.shape != self.shape[at:at + i.ndim]:
+                raise IndexError(f"The shape of the mask {list(i.shape)} at index {at} does not "
+                                 f"match the shape of the indexed tensor "
+                                 f"{list(self.shape[at:at + i.ndim])} at index {at}")
             idx.extend(i.nonzero())
         elif i.dtype.kind in "iu":
             idx.append(i)
         else:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    _core._torch_index_put(self, idx, _source(values, self), bool(accumulate))
+    _core._torch_index_put(self, idx, np.asarray(values), bool(accumulate))
     return self
 
 

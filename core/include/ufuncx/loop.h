@@ -36,12 +36,14 @@ enum LoopStatus : int {
 // applies updates in order, as NumPy's indexed loops do for ufunc.at.
 // aux of the indexed slot when args[1] holds raw int64 indices (step
 // steps[1]) instead of byte offsets: offset = (wrap ? i + (i < 0) * size : i)
-// * stride. Indices must already be validated, unless `stop` is set: then
-// (wrap must be false) the loop checks them as it goes, applies the updates
-// before the first index outside [0, size) and none after, and writes that
-// index's position (n when there is none) to *stop. `runs` is a hint that
-// many neighbouring indices are equal (sorted data): the loop may then take
-// a body that combines each run in a register.
+// * stride. The loop checks each index as it reads it for its write: it
+// applies the updates before the first index outside [0, size) (after
+// wrapping) and none after, and writes that index's position (n when there
+// is none) to *stop when `stop` is set. So indices another thread rewrites
+// during the call can stop the loop but never send a write outside the
+// operand. `runs` is a hint that many neighbouring indices are equal
+// (sorted data): the loop may then take a body that combines each run in a
+// register.
 struct IndexedIndices {
   int64_t size;
   int64_t stride;

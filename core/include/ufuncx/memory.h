@@ -1,11 +1,14 @@
 // The allocator behind every Array ufuncx makes (and the Python module's
-// large results): 64-byte aligned blocks, transparent huge pages from
-// 4 MiB, and the last two freed blocks of 1 MiB or more kept for a second
-// so a loop that makes a large result each time does not fault its pages
-// in afresh.
+// large results, and the planner's scratch space): 64-byte aligned blocks,
+// transparent huge pages from 4 MiB, and the last two freed blocks of 1 MiB
+// or more kept for a second so a loop that makes a large result each time
+// does not fault its pages in afresh. What is kept is capped (256 MiB, and
+// no more than 1/32 of the machine's memory) and freed by a helper thread
+// once it has waited a second unused, so an idle process holds nothing.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ufuncx {
 
@@ -13,5 +16,23 @@ namespace ufuncx {
 // back with FreeBlock and the same size.
 void* AllocateBlock(size_t bytes);
 void FreeBlock(void* p, size_t bytes);
+
+// Frees every kept block now and returns the heap's free pages to the
+// system (ux.release_memory()). Returns the bytes the kept blocks held.
+size_t ReleaseRetainedMemory();
+
+// Uninitialised scratch space from the same blocks, for the life of a scope.
+class ScratchBlock {
+ public:
+  explicit ScratchBlock(int64_t bytes);
+  ~ScratchBlock() { FreeBlock(data_, bytes_); }
+  ScratchBlock(const ScratchBlock&) = delete;
+  ScratchBlock& operator=(const ScratchBlock&) = delete;
+  char* get() const { return data_; }
+
+ private:
+  size_t bytes_;
+  char* data_;
+};
 
 }  // namespace ufuncx

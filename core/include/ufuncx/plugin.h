@@ -12,8 +12,9 @@ namespace ufuncx {
 // Bumped whenever Loop, LoopSlots, the loop ABI or PluginSpec change; a
 // plugin carries the version it was built for.
 // 2: IndexedIndices::stop; 3: LoopSlots::rows; 4: accumulate's start value
-// (aux) and LoopSlots::may_fail.
-inline constexpr int kPluginAbiVersion = 4;
+// (aux) and LoopSlots::may_fail; 5: the indexed slot checks raw indices
+// always (IndexedIndices::stop may be null; wrap may be set with it).
+inline constexpr int kPluginAbiVersion = 5;
 
 // One table entry of a plugin: a new ufunc, or (overload) loops for an
 // existing one, appended after its loops in table order.

@@ -27,7 +27,9 @@ enum class Bounds : uint8_t {
   kClip,           // JAX "clip": start indices clamped so the window fits
   kRaise,          // IndexError (torch scatter)
   kWrapThenRaise,  // negative indices wrap once, then IndexError (NumPy, index_put_)
-  kUnchecked,      // C++ only: the caller promises every index is valid
+  kUnchecked,      // C++ only: the caller promises every index is valid, so nothing is
+                   // checked up front; a broken promise drops the update (never a write
+                   // outside the operand)
 };
 
 enum class Init : uint8_t {

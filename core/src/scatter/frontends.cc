@@ -51,7 +51,15 @@ Lowered LowerLeading(const ArrayView& a, std::span<const ArrayView> indices) {
     shapes.push_back(&i.shape);
   }
   Lowered l;
-  const Shape b = internal::BroadcastShapes(shapes);
+  Shape b;
+  try {
+    b = internal::BroadcastShapes(shapes);
+  } catch (const ValueError&) {
+    std::string msg = "shape mismatch: indexing arrays could not be broadcast together with shapes";
+    for (const ArrayView& i : indices) msg += " " + internal::ShapeString(i.shape);
+    throw IndexError(msg);
+  }
+  (void)ShapeSize(b);  // ValueError when the broadcast shape has too many elements
   const int64_t k = static_cast<int64_t>(indices.size());
   for (int64_t d = 0; d < k; ++d) l.positions.push_back(d);
   l.indexed_shape = b;
@@ -83,6 +91,44 @@ int64_t WrapDim(int64_t dim, int ndim) {
                      ", " + std::to_string(n - 1) + "], but got " + std::to_string(dim) + ")");
   }
   return dim < 0 ? dim + n : dim;
+}
+
+// torch's is_non_overlapping_and_dense: some order of the dims is C-contiguous.
+bool DenseLayout(const ArrayView& v) {
+  std::vector<int> dims;
+  for (int d = 0; d < v.ndim(); ++d) {
+    if (v.shape[d] != 1) dims.push_back(d);
+  }
+  std::sort(dims.begin(), dims.end(), [&](int a, int b) { return v.strides[a] < v.strides[b]; });
+  int64_t expect = static_cast<int64_t>(v.itemsize());
+  for (int d : dims) {
+    if (v.strides[d] != expect) return false;
+    expect *= v.shape[d];
+  }
+  return true;
+}
+
+// torch's assert_no_overlap: an input that shares memory with self is
+// refused when both layouts are dense (torch cannot tell otherwise; then
+// the planner reads a copy of the input).
+void CheckNoOverlap(const ArrayView& self, const ArrayView& input) {
+  if (self.size() == 0 || input.size() == 0 || !DenseLayout(self) || !DenseLayout(input)) return;
+  if (MayShareMemory(self, input)) {
+    throw RuntimeError("unsupported operation: some elements of the input tensor and the "
+                       "written-to tensor refer to a single memory location. Please clone() "
+                       "the tensor before performing the operation.");
+  }
+}
+
+// torch's assert_no_internal_overlap: self may not repeat an element.
+void CheckNoInternalOverlap(const ArrayView& self) {
+  for (int d = 0; d < self.ndim(); ++d) {
+    if (self.shape[d] > 1 && self.strides[d] == 0) {
+      throw RuntimeError("unsupported operation: more than one element of the written-to tensor "
+                         "refers to a single memory location. Please clone() the tensor before "
+                         "performing the operation.");
+    }
+  }
 }
 
 // Re-raise the planner's IndexError with torch's class and wording.
@@ -143,6 +189,9 @@ void ScatterReduce(const ArrayView& self, int64_t dim, const ArrayView& index,
     throw RuntimeError(std::string(name) + "(): Expected self.dtype to be equal to src.dtype");
   }
   dim = WrapDim(dim, self.ndim());
+  CheckNoInternalOverlap(self);
+  CheckNoOverlap(self, index);
+  CheckNoOverlap(self, src);
   if (index.size() == 0) return;
   if (index.ndim() != self.ndim()) {
     throw RuntimeError("Index tensor must have the same number of dimensions as self tensor");
@@ -229,6 +278,14 @@ void IndexAdd(const ArrayView& self, int64_t dim, const ArrayView& index,
   }
   if (index.ndim() > 1) throw IndexError("index_add_(): Index is supposed to be a vector");
   dim = WrapDim(dim, self.ndim());
+  CheckNoInternalOverlap(self);
+  CheckNoOverlap(self, index);
+  CheckNoOverlap(self, source);
+  if (source.ndim() > 0 && dim >= source.ndim()) {
+    throw RuntimeError("index_add_(): Indexing dim " + std::to_string(dim) +
+                       " is out of bounds of the source tensor with dim " +
+                       std::to_string(source.ndim()));
+  }
   const int64_t n = index.size();
   const int64_t src_dim = source.ndim() ? source.shape[dim] : 1;
   if (n != src_dim) {
@@ -283,7 +340,17 @@ void IndexPut(const ArrayView& self, std::span<const ArrayView> indices, const A
                                    "got ") + Name(self.dtype) + " for the destination and " +
                        Name(values.dtype) + " for the source.");
   }
-  Lowered l = LowerLeading(self, indices);
+  for (const ArrayView& i : indices) CheckNoOverlap(self, i);
+  CheckNoOverlap(self, values);
+  Lowered l;
+  try {
+    l = LowerLeading(self, indices);
+  } catch (const IndexError& e) {
+    if (std::string(e.what()).rfind("shape mismatch", 0) != 0) throw;
+    std::string msg = "shape mismatch: indexing tensors could not be broadcast together with shapes";
+    for (size_t i = 0; i < indices.size(); ++i) msg += (i ? ", " : " ") + List(indices[i].shape);
+    throw IndexError(msg);
+  }
   ScatterRequest r;
   r.operands = {self};
   r.indices = l.indices;
@@ -368,12 +435,29 @@ void Scatter(const ArrayView& src, int64_t dim, const ArrayView& index, const Ar
   }
   view.shape.erase(view.shape.begin(), view.shape.begin() + dim);
   view.strides.erase(view.strides.begin(), view.strides.begin() + dim);
-  // Row positions: index + offsets[dim] (a small int64 copy of the index).
+  // Row positions: index + offsets[dim] (a small int64 copy of the index),
+  // saturated: a uint64 index beyond INT64_MAX or a sum that overflows
+  // stays out of bounds instead of wrapping back into range.
   Array rows(DType::kInt64, {n});
-  ArrayView head = index;
-  head.shape = {n};
-  CopyInto(rows.view(), head);
-  for (int64_t i = 0; i < n; ++i) rows.typed<int64_t>()[i] += offsets[dim];
+  int64_t* pos = rows.typed<int64_t>();
+  VisitDType(index.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsInt<T>) {
+      for (int64_t i = 0; i < n; ++i) {
+        const T v = LoadElem<T>(index.data + i * index.strides[0]);
+        int64_t p = 0;
+        if constexpr (std::is_unsigned_v<T>) {
+          p = v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v);
+        } else {
+          p = static_cast<int64_t>(v);
+        }
+        if (__builtin_add_overflow(p, offsets[dim], &pos[i])) {
+          pos[i] = p < 0 ? INT64_MIN : INT64_MAX;
+        }
+      }
+    }
+    return 0;
+  });
   ArrayView upd = src;
   upd.shape[0] = n;
   std::vector<int64_t> window;

@@ -12,13 +12,12 @@
 #include <thread>
 #include <utility>
 
-#include <sys/mman.h>
-
 #include "cast.h"
 #include "scatter/canonical.h"
 #include "scatter/index_scan.h"
 #include "simd/hwy_shim-inl.h"
 #include "ufuncx/error.h"
+#include "ufuncx/memory.h"
 #include "ufuncx/scalar.h"
 #include "ufuncx/scatter.h"
 #include "workers.h"
@@ -190,13 +189,10 @@ class Walker {
       const bool in = fs[d] >= 0 && fs[d] <= size - ext;
       if (in) continue;
       // A zero-size dim has no position at all: nothing to clip to.
-      if (size < ext && r_.bounds != Bounds::kRaise && r_.bounds != Bounds::kWrapThenRaise &&
-          r_.bounds != Bounds::kUnchecked) {
+      if (size < ext && r_.bounds != Bounds::kRaise && r_.bounds != Bounds::kWrapThenRaise) {
         return false;
       }
       switch (r_.bounds) {
-        case Bounds::kUnchecked:
-          break;
         case Bounds::kSkipWindow:
           return false;
         case Bounds::kClip:
@@ -209,6 +205,7 @@ class Walker {
           throw IndexError("index " + std::to_string(bad) + " is out of bounds for axis " +
                            std::to_string(d) + " with size " + std::to_string(size));
         }
+        case Bounds::kUnchecked:  // (a broken promise is dropped, never written)
         case Bounds::kSkipElement: {
           const auto it = std::find(c_.window_operand_dim.begin(), c_.window_operand_dim.end(), d);
           if (it == c_.window_operand_dim.end()) return false;
@@ -257,6 +254,15 @@ const Loop& ResolvedLoop(const ScatterRequest& r) {
     for (const ArrayView& u : r.updates) in.push_back(u.dtype);
   }
   return r.combiner->ResolveLoop(in, CallOptions{});
+}
+
+// An index that was valid when every index was checked and is out of
+// bounds when it is read again for its write: another thread rewrote the
+// index array during the call. Its updates are unspecified (a data race);
+// no write leaves the target.
+[[noreturn]] void ThrowIndexChanged() {
+  throw IndexError("a scatter index changed while the call ran (another thread wrote the "
+                   "index array); it is out of bounds now and was not applied");
 }
 
 void CheckStatus(int status) {
@@ -402,68 +408,6 @@ void RunElement(const ScatterRequest& r, const Loop* loop, Walker& walker) {
 // the general walker: a typed pass over the indices that validates (raise
 // policies) before any write, then batches of byte offsets straight into the
 // indexed loop. Returns false when the request is not of that shape.
-// Uninitialised scratch memory for the reordering plans (16 bytes or so
-// per update). Large buffers are 2 MiB aligned and asked to use huge pages,
-// as NumPy does for its data: on first touch, faulting in and zeroing fresh
-// pages costs more than the pass that fills them. So the largest buffer (up
-// to kKeepBytes) is kept for the next call instead of going back to the
-// system; a concurrent call allocates its own.
-class ScratchBuffer {
- public:
-  explicit ScratchBuffer(int64_t bytes) {
-    const size_t n = static_cast<size_t>(std::max<int64_t>(bytes, 1));
-    {
-      std::lock_guard<std::mutex> lock(CacheMutex());
-      Cached& c = Cache();
-      if (c.data && c.bytes >= n) {
-        data_ = std::exchange(c.data, nullptr);
-        bytes_ = c.bytes;
-        return;
-      }
-    }
-    bytes_ = n < kHugePage * 2 ? n : (n + kHugePage - 1) / kHugePage * kHugePage;
-    data_ = static_cast<char*>(n < kHugePage * 2 ? std::malloc(bytes_)
-                                                 : std::aligned_alloc(kHugePage, bytes_));
-    if (!data_) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    if (bytes_ >= kHugePage * 2) madvise(data_, bytes_, MADV_HUGEPAGE);
-#endif
-  }
-  ~ScratchBuffer() {
-    if (bytes_ <= kKeepBytes) {
-      std::lock_guard<std::mutex> lock(CacheMutex());
-      Cached& c = Cache();
-      if (!c.data || c.bytes < bytes_) {
-        std::swap(c.data, data_);
-        c.bytes = bytes_;
-      }
-    }
-    std::free(data_);
-  }
-  ScratchBuffer(const ScratchBuffer&) = delete;
-  ScratchBuffer& operator=(const ScratchBuffer&) = delete;
-  char* get() const { return data_; }
-
- private:
-  static constexpr size_t kHugePage = size_t{1} << 21;
-  static constexpr size_t kKeepBytes = size_t{1} << 30;
-  struct Cached {
-    char* data = nullptr;
-    size_t bytes = 0;
-    ~Cached() { std::free(data); }
-  };
-  static Cached& Cache() {
-    static Cached cached;
-    return cached;
-  }
-  static std::mutex& CacheMutex() {
-    static std::mutex m;
-    return m;
-  }
-  char* data_ = nullptr;
-  size_t bytes_ = 0;
-};
-
 // f(std::integral_constant<size_t, item>) for the usual item sizes, so that
 // element copies compile to moves; f(integral_constant<size_t, 0>) otherwise.
 template <class F>
@@ -492,6 +436,17 @@ bool WithIndexType(DType t, F&& f) {
     case DType::kUInt64: return f(uint64_t{});
     default: return false;
   }
+}
+
+// The fast paths take one start index, into operand dim `dim`; every other
+// operand dim starts at 0, so the window fits there only if the dim is at
+// least as long as the window's extent. A zero-size dim (an empty operand)
+// fails this: then the general walker drops or refuses every update.
+bool OtherDimsFit(const CanonicalScatter& c) {
+  for (int d = 0; d < c.operand_rank; ++d) {
+    if (d != c.start_operand_dim[0] && c.window_extent[d] > c.operand_shape[d]) return false;
+  }
+  return true;
 }
 
 // One index per row, all into operand dim `dim` - the shape both fast paths
@@ -532,9 +487,7 @@ struct IndexColumn {
   // (after CheckAll for the raise policies).
   int64_t Land(int64_t i, Bounds bounds) const {
     const int64_t v = Resolved(i);
-    if (static_cast<uint64_t>(v) < static_cast<uint64_t>(size) || bounds == Bounds::kUnchecked) {
-      return v;
-    }
+    if (static_cast<uint64_t>(v) < static_cast<uint64_t>(size)) return v;
     return bounds == Bounds::kClip ? (v < 0 ? 0 : size - 1) : -1;
   }
 
@@ -619,11 +572,15 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
   if constexpr (std::is_same_v<I, int64_t>) {
     if (raise && r.combiner) {
       // Validated int64 indices go straight to the loop: no offsets buffer.
+      // The loop checks each index again as it reads it for its write: a
+      // racing writer thread can make it stop, never write outside.
       auto apply = [&](const char* idx, int64_t m, char* u, bool neg, bool run) {
-        IndexedIndices ix{size, stride, wrap && neg, run};
+        int64_t stop = 0;
+        IndexedIndices ix{size, stride, wrap && neg, run, &stop};
         char* args[3] = {op.data, const_cast<char*>(idx), u};
         const int64_t steps[3] = {0, istep, ustep};
         CheckStatus(loop->slots.indexed(ctx, args, &m, steps, &ix));
+        if (stop != m) ThrowIndexChanged();
       };
       if (!fused) {
         apply(ip, n, up, has_negative, runs);
@@ -631,13 +588,13 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
       }
       // Small target, many updates: one pass instead of two. The loop checks
       // each index as it goes (where a run starts, when it combines runs) and stops
-      // before the first one outside [0, size); the target is saved first.
-      // After a stop - an index out of range, or a negative one to wrap -
-      // the target is restored and the two-pass path runs: it raises, or
-      // wraps. Either way a failed call changes nothing.
+      // before the first one outside [0, size) (after wrapping); the target
+      // is saved first. After a stop the target is restored and the
+      // two-pass path runs: it raises. Either way a failed call changes
+      // nothing.
       const bool flat = op.IsCContiguous();  // then saved in reused scratch
       const size_t target_bytes = static_cast<size_t>(ShapeSize(op.shape)) * op.itemsize();
-      ScratchBuffer saved_flat(flat ? static_cast<int64_t>(target_bytes) : 0);
+      ScratchBlock saved_flat(flat ? static_cast<int64_t>(target_bytes) : 0);
       std::optional<Array> saved;
       if (flat) {
         std::memcpy(saved_flat.get(), op.data, target_bytes);
@@ -657,9 +614,9 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
         // them in a register; without runs the plain body is faster.
         const bool runs_sampled =
             internal::ScanIndices(reinterpret_cast<const int64_t*>(ip), std::min<int64_t>(n, 256),
-                                  0, size)
+                                  wrap ? -size : 0, size)
                 .runs();
-        IndexedIndices ix{size, stride, false, runs_sampled, &stop};
+        IndexedIndices ix{size, stride, wrap, runs_sampled, &stop};
         char* args[3] = {op.data, const_cast<char*>(ip), up};
         const int64_t steps[3] = {0, istep, ustep};
         int64_t count = n;
@@ -680,11 +637,15 @@ bool ElementFastTyped(const ScatterRequest& r, const CanonicalScatter& c, const 
     const bool clip = r.bounds == Bounds::kClip;
     for (int64_t start = 0; start < n; start += kChunk) {
       const int64_t m = std::min(kChunk, n - start);
+      uint64_t bad = 0;  // (after the check pass: only a racing writer)
       for (int64_t j = 0; j < m; ++j) {
         int64_t v = col.Resolved(start + j);
         if (clip) v = v < 0 ? 0 : v >= size ? size - 1 : v;
-        offs[j] = v * stride;
+        const bool out = static_cast<uint64_t>(v) >= static_cast<uint64_t>(size);
+        bad |= out;
+        offs[j] = (out ? 0 : v) * stride;
       }
+      if (bad) ThrowIndexChanged();
       first = up + start * ustep;
       count = m;
       flush();
@@ -711,7 +672,7 @@ bool RunElementFast(const ScatterRequest& r, const CanonicalScatter& c, const Lo
   const bool shape_ok = c.num_operands == 1 && c.window_size == 1 &&
                         c.start_operand_dim.size() == 1 && c.batch_operand_dim.empty() &&
                         c.row_shape.size() == 1 && c.operand_shape[c.start_operand_dim[0]] > 0 &&
-                        r.bounds != Bounds::kUnchecked && !r.updates.empty();
+                        r.bounds != Bounds::kUnchecked && !r.updates.empty() && OtherDimsFit(c);
   if (!shape_ok || (r.combiner && (!loop || !loop->slots.indexed))) return false;
   for (int64_t e : c.window_extent) {
     if (e != 1) return false;
@@ -872,7 +833,7 @@ std::optional<RowRun> RowScatterRun(const ScatterRequest& r, const CanonicalScat
                         c.start_operand_dim.size() == 1 && c.batch_operand_dim.empty() &&
                         c.row_shape.size() == 1 && !r.updates.empty() &&
                         c.window_extent[c.start_operand_dim[0]] == 1 &&
-                        c.operand_shape[c.start_operand_dim[0]] > 0;
+                        c.operand_shape[c.start_operand_dim[0]] > 0 && OtherDimsFit(c);
   if (!shape_ok || (r.combiner && (!loop || r.combiner->nin() != 2))) return std::nullopt;
   // Coalesce the window dims (size-1 dims aside) into one run, inner first.
   RowRun run{1, 0, 0};
@@ -970,24 +931,39 @@ bool ReorderedFastTyped(const ScatterRequest& r, const CanonicalScatter& c, cons
   const int64_t kept = start[nblocks];
   // Pass 2: destinations and values into their blocks' slots.
   // Left uninitialised: pass 2 writes every slot.
-  ScratchBuffer scratch(kept * (8 + item));
+  ScratchBlock scratch(kept * (8 + item));
   uint64_t* keys = reinterpret_cast<uint64_t*>(scratch.get());
   char* vals = scratch.get() + kept * 8;
+  // Pass 2 reads every index again. A racing writer thread can move an
+  // update to another block between the passes, so each worker's slots of
+  // a block are bounded, and a worker that does not fill its slots exactly
+  // (an unfilled slot would hold garbage) stops the call before pass 3,
+  // the first write to the target.
   const char* up = r.updates[0].data;
+  std::atomic<bool> changed{false};
   parallel([&](int w) {
     const auto [lo, hi] = slice(w);
-    std::vector<int64_t> at = pos[w];
+    std::vector<int64_t> at = pos[w], end(nblocks);
+    for (int64_t b = 0; b < nblocks; ++b) end[b] = pos[w][b] + count[w][b];
+    bool overflow = false;
     WithItemSize(item, [&](auto size_tag) {
       const size_t bytes = decltype(size_tag)::value ? decltype(size_tag)::value : item;
       for (int64_t i = lo; i < hi; ++i) {
         const int64_t v = land(i);
         if (v < 0) continue;
-        const int64_t slot = at[v >> shift]++;
+        const int64_t b = v >> shift;
+        if (at[b] == end[b]) {
+          overflow = true;
+          continue;
+        }
+        const int64_t slot = at[b]++;
         keys[slot] = (static_cast<uint64_t>(v) << slot_bits) | static_cast<uint64_t>(slot);
         std::memcpy(vals + slot * item, up + i * ustep, bytes);
       }
     });
+    if (overflow || at != end) changed.store(true, std::memory_order_relaxed);
   });
+  if (changed.load()) ThrowIndexChanged();
   // Pass 3: each worker sorts (sorted plan) and applies its blocks.
   const uint64_t mask = (uint64_t{1} << slot_bits) - 1;
   const LoopContext ctx{r.combiner ? r.combiner->name().c_str() : ""};
@@ -1030,7 +1006,7 @@ bool RunReorderedFast(const ScatterRequest& r, const CanonicalScatter& c, const 
                         c.start_operand_dim.size() == 1 && c.batch_operand_dim.empty() &&
                         c.row_shape.size() == 1 && c.operand_shape[c.start_operand_dim[0]] > 0 &&
                         !r.updates.empty() && r.init == Init::kIncludeTarget &&
-                        r.finalize == Finalize::kNone;
+                        r.finalize == Finalize::kNone && OtherDimsFit(c);
   if (!shape_ok || (r.combiner && (!loop || !loop->slots.indexed))) return false;
   return WithIndexType(r.indices.dtype, [&](auto tag) {
     return ReorderedFastTyped<decltype(tag)>(r, c, loop, sort, threads, skipped);
@@ -1280,6 +1256,7 @@ ScatterReport ScatterUnguarded(const ScatterRequest& r) {
       Walker lw(lr, lc);
       RunElement(lr, exact, lw);
       CopyInto(r.operands[0], local.view());
+      report.updates_skipped = lw.skipped();
       break;
     }
     case ScatterPlan::kAuto:
@@ -1287,7 +1264,7 @@ ScatterReport ScatterUnguarded(const ScatterRequest& r) {
   }
   if (r.finalize == Finalize::kMean) ApplyMean(r, c, walker);
   report.plan = plan;
-  report.updates_skipped = walker.skipped();
+  if (plan != ScatterPlan::kLocalTarget) report.updates_skipped = walker.skipped();
   report.updates_applied = num_updates - report.updates_skipped;
   return report;
 }
@@ -1298,7 +1275,35 @@ ScatterReport ScatterUnguarded(const ScatterRequest& r) {
 // exponent) would leave the updates before the failure applied, as NumPy's
 // at does. Bad input loses nothing here: the operands are saved first and
 // restored when the loop fails.
-ScatterReport Scatter(const ScatterRequest& r) {
+ScatterReport Scatter(const ScatterRequest& request) {
+  // Indices, updates and init values that share memory with an operand are
+  // read as they were when the call began: copied first, since the plans
+  // read them while they write (and would otherwise follow indices that
+  // their own writes change).
+  ScatterRequest detached;
+  std::vector<Array> copies;
+  auto overlaps = [&](const ArrayView& v) {
+    for (const ArrayView& o : request.operands) {
+      if (MayShareMemory(v, o)) return true;
+    }
+    return false;
+  };
+  auto detach = [&](ArrayView& v) {
+    if (!overlaps(v)) return;
+    copies.push_back(Array::CopyOf(v));
+    v = copies.back().view();
+  };
+  bool any = overlaps(request.indices);
+  for (const ArrayView& u : request.updates) any = any || overlaps(u);
+  for (const ArrayView& u : request.init_values) any = any || overlaps(u);
+  if (any) {
+    detached = request;
+    copies.reserve(1 + detached.updates.size() + detached.init_values.size());
+    detach(detached.indices);
+    for (ArrayView& u : detached.updates) detach(u);
+    for (ArrayView& u : detached.init_values) detach(u);
+  }
+  const ScatterRequest& r = any ? detached : request;
   const Loop* exact = r.combiner ? ExactLoop(r) : nullptr;
   const Loop* loop = exact ? exact : r.combiner ? &ResolvedLoop(r) : nullptr;
   if (!loop || !loop->slots.may_fail) return ScatterUnguarded(r);
