@@ -930,7 +930,8 @@ void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const i
     return finish();
   }
   for (int64_t j = 0; j < m && ShapeSize(rshape) > 0; ++j) {
-    const auto [start, end] = segment(j);
+    const auto seg = segment(j);  // (no structured binding: the lambda below uses it)
+    const int64_t start = seg.first, end = seg.second;
     const ArrayView acc = Drop(p.res, ax, j);
     CopyInto(acc, Drop(p.in, ax, start));
     if (end - start == 1) continue;

@@ -942,7 +942,8 @@ bool ReorderedFastTyped(const ScatterRequest& r, const CanonicalScatter& c, cons
   const char* up = r.updates[0].data;
   std::atomic<bool> changed{false};
   parallel([&](int w) {
-    const auto [lo, hi] = slice(w);
+    const auto seg = slice(w);  // (no structured binding: the lambda below uses it)
+    const int64_t lo = seg.first, hi = seg.second;
     std::vector<int64_t> at = pos[w], end(nblocks);
     for (int64_t b = 0; b < nblocks; ++b) end[b] = pos[w][b] + count[w][b];
     bool overflow = false;
