@@ -4,13 +4,16 @@
 set -euo pipefail
 
 UFX_APT_PACKAGES=(g++ libhwy-dev libeigen3-dev libgtest-dev libbenchmark-dev)
+# The sanitizer and fuzzing build of the tests: clang with libFuzzer.
+UFX_TEST_APT_PACKAGES=(clang libclang-rt-dev)
 UFX_PIP_PACKAGES=(numpy pytest hypothesis pybind11 scikit-build-core cmake ninja)
 
 PYTHON=${PYTHON:-python3}
 
+# ufx_install_deps [extra Debian packages...]
 ufx_install_deps() {
   local missing=()
-  for p in "${UFX_APT_PACKAGES[@]}"; do
+  for p in "${UFX_APT_PACKAGES[@]}" "$@"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
   done
   if ((${#missing[@]})); then

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Builds and runs every test: C++ (dynamic dispatch, then ASan+UBSan), the
+# Builds and runs every test: C++ (g++, dynamic dispatch; then clang with
+# ASan+UBSan and the libFuzzer smoke run), the
 # installed-package consumer, and the Python suite against NumPy, PyTorch and
 # JAX.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/setup.sh
-ufx_install_deps
+ufx_install_deps "${UFX_TEST_APT_PACKAGES[@]}"
 ufx_install_oracles
 
 echo "== C++ build (Highway dynamic dispatch) and tests"
 ufx_build build/test-release -DUFX_BUILD_TESTS=ON -DUFX_BUILD_BENCHMARKS=ON -DUFX_WERROR=OFF
 ctest --test-dir build/test-release --output-on-failure -j2
 
-echo "== C++ tests under AddressSanitizer + UBSan (static Highway target)"
-ufx_build build/test-asan -DUFX_BUILD_TESTS=ON -DUFX_SANITIZE=ON -DUFX_HWY_STATIC_ONLY=ON \
-  -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1
+echo "== C++ tests under AddressSanitizer + UBSan with clang (static Highway target),"
+echo "   the fuzz corpus replayed and a libFuzzer smoke run"
+ufx_build build/test-asan -DCMAKE_CXX_COMPILER=clang++ -DUFX_BUILD_TESTS=ON -DUFX_SANITIZE=ON \
+  -DUFX_FUZZ=ON -DUFX_HWY_STATIC_ONLY=ON -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/test-asan --output-on-failure -j2
 

@@ -394,8 +394,11 @@ def wrong_error_classes():
            "Dimension out of range")
     raises(IndexError, lambda: torch().zeros(3).scatter_(2**63 - 1, torch().tensor([0]),
                                                        torch().ones(1)))
-    raises((IndexError, ValueError),
-           lambda: ux.torchlike.scatter_(np.zeros(3), 2**63, np.array([0]), np.ones(1)))
+    raises(ValueError, lambda: torch().zeros(3).scatter_(2**63, torch().tensor([0]),
+                                                       torch().ones(1)), "Overflow")
+    for name in ("scatter_", "scatter_add_", "index_add_"):
+        raises(ValueError, lambda: getattr(ux.torchlike, name)(np.zeros(3), 2**63, np.array([0]),
+                                                              np.ones(1)), "Overflow")
     raises(IndexError, lambda: ux.torchlike.scatter_(np.zeros(3), 2**63 - 1, np.array([0]),
                                                      np.ones(1)), "Dimension out of range")
     t = np.zeros((3, 3))

@@ -232,20 +232,35 @@ inline int IndexedBody(char* base, int64_t n, uint64_t size, int64_t stride, Ind
 // The dense case (int64 indices and updates both contiguous, a contiguous
 // target axis) as a function of its own: inlined into Indexed it shared
 // its registers, and a spilled pointer reloaded on every step cost up to
-// 40% (measured). Wrapping adds `wrap_size` to negative indices (0: none),
-// branch-free. kBody: 0 runs, 1 plain, 2 plain with prefetching.
-template <class Op, int Nin, class T, int kBody>
+// 40% (measured). kWrap adds `size` to negative indices, branch-free (a
+// template argument: the three instructions cost 15% on 1e7 updates into
+// 1000 bins when no index is negative). kBody: 0 runs, 1 IndexedBody, 2 IndexedBody with
+// prefetching, 3 one load, step and store per update, as the plain loop
+// `t[idx[i]] += u[i]` does: fastest for a target in the caches (1e6
+// random updates into 1e3 float64: 0.61 ms, against 0.99 for IndexedBody).
+template <class Op, int Nin, class T, int kBody, bool kWrap>
 [[gnu::noinline]] int IndexedDense(char* base, const char* idx, const char* upd, int64_t n,
-                                   int64_t size, int64_t wrap_size, int64_t* stop) {
+                                   int64_t size, int64_t* stop) {
   constexpr int64_t kItem = sizeof(T);
-  auto index_at = [idx, wrap_size](int64_t i) {
+  auto index_at = [idx, size](int64_t i) {
     const int64_t v = LoadElem<int64_t>(idx + i * 8);
-    return v + ((v >> 63) & wrap_size);
+    return kWrap ? v + ((v >> 63) & size) : v;
   };
   auto upd_at = [upd](int64_t i) { return upd + (Nin == 2 ? i * kItem : 0); };
   const uint64_t usize = static_cast<uint64_t>(size);
   if constexpr (kBody == 0) {
     return IndexedRuns<Op, Nin, T, true>(base, n, usize, kItem, index_at, upd_at, stop);
+  } else if constexpr (kBody == 3) {
+    int status = 0;
+    int64_t i = 0;
+    for (; i < n; ++i) {
+      const int64_t v = index_at(i);
+      if (static_cast<uint64_t>(v) >= usize) break;
+      char* p = base + v * kItem;
+      StoreElem(p, IndexedStep<Op, Nin, T>(status, LoadElem<T>(p), upd_at(i)));
+    }
+    *stop = i;
+    return status;
   } else {
     return IndexedBody<Op, Nin, T, true, kBody == 2>(base, n, usize, kItem, index_at, upd_at,
                                                      stop);
@@ -287,11 +302,16 @@ int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
       // Measured: prefetching pays for targets of 8 MB and more (1e6 float64:
       // 3.1-3.5 -> 2.6-2.9 ms; 1.5e6: 7.8-9.0 -> 5.7-5.9 ms), not for 4 MB
       // and less. The development machine's 32 MiB L3 is shared on a VM.
-      if (ix->runs) return IndexedDense<Op, Nin, T, 0>(base, idx, upd, n, size, wrap_size, stop);
-      if (size * kItem > (int64_t{1} << 22)) {
-        return IndexedDense<Op, Nin, T, 2>(base, idx, upd, n, size, wrap_size, stop);
-      }
-      return IndexedDense<Op, Nin, T, 1>(base, idx, upd, n, size, wrap_size, stop);
+      const int64_t bytes = size * kItem;
+      auto dense = [&](auto body) {
+        constexpr int kBody = decltype(body)::value;
+        return ix->wrap ? IndexedDense<Op, Nin, T, kBody, true>(base, idx, upd, n, size, stop)
+                        : IndexedDense<Op, Nin, T, kBody, false>(base, idx, upd, n, size, stop);
+      };
+      if (ix->runs) return dense(std::integral_constant<int, 0>{});
+      if (bytes > (int64_t{1} << 22)) return dense(std::integral_constant<int, 2>{});
+      if (bytes > (int64_t{1} << 20)) return dense(std::integral_constant<int, 1>{});
+      return dense(std::integral_constant<int, 3>{});
     }
     auto index_at = [&](int64_t i) {
       const int64_t v = LoadElem<int64_t>(idx + i * is);

@@ -32,7 +32,7 @@ def _dim(dim):
     C++ front end)."""
     dim = operator.index(dim)
     if not -2**63 <= dim < 2**63:
-        raise ValueError(f"dim {dim} does not fit in int64")
+        raise ValueError("Overflow when unpacking long long")
     return dim
 
 
