@@ -424,6 +424,14 @@ std::vector<int64_t> Ints(pyb::handle seq, const char* what) {
   return out;
 }
 
+// A ufuncx ufunc given as the object or its name; TypeError otherwise.
+const Ufunc& UfuncOf(pyb::handle obj, const char* what) {
+  if (pyb::isinstance<pyb::str>(obj)) return GetUfunc(obj.cast<std::string>());
+  if (pyb::isinstance<PyUfunc>(obj)) return obj.cast<const PyUfunc&>().u();
+  throw TypeError(std::string(what) + " must be a ufuncx ufunc or its name, got " +
+                  Py_TYPE(obj.ptr())->tp_name);
+}
+
 // A view of a writeable, native-endian ndarray of a supported dtype.
 ArrayView TargetView(pyb::handle obj, const char* what) {
   if (!PyArray_Check(obj.ptr())) throw TypeError(std::string(what) + " must be a numpy.ndarray");
@@ -465,14 +473,7 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
   r.dims.scatter_dims_to_operand_dims = Ints(scatter_dims_to_operand_dims, "scatter_dims_to_operand_dims");
   r.dims.index_vector_dim = Int(index_vector_dim, "index_vector_dim");
   if (!combiner.is_none()) {
-    if (pyb::isinstance<pyb::str>(combiner)) {
-      r.combiner = &GetUfunc(combiner.cast<std::string>());
-    } else if (pyb::isinstance<PyUfunc>(combiner)) {
-      r.combiner = &combiner.cast<const PyUfunc&>().u();
-    } else {
-      throw TypeError(std::string("combiner must be a ufuncx ufunc, its name or None, got ") +
-                      Py_TYPE(combiner.ptr())->tp_name);
-    }
+    r.combiner = &UfuncOf(combiner, "combiner");
   }
   r.bounds = ParseBounds(mode);
   r.indices_are_sorted = indices_are_sorted;
@@ -694,18 +695,19 @@ PYBIND11_MODULE(_core, m) {
             {"none", Reduce::kNone}, {"add", Reduce::kAdd}, {"multiply", Reduce::kMultiply},
             {"sum", Reduce::kSum}, {"prod", Reduce::kProd}, {"mean", Reduce::kMean},
             {"amax", Reduce::kAmax}, {"amin", Reduce::kAmin}};
-        Reduce r = Reduce::kNone;
+        std::optional<Reduce> r;
         for (const auto& [n, v] : kReduce) {
           if (reduce == n) r = v;
         }
+        if (!r) throw ValueError("reduce must be none, add, multiply, sum, prod, mean, amax or amin");
         const ArrayView s = TargetView(self, "self"), i = InputView(index, "index"),
                         u = InputView(src, "src");
         pyb::gil_scoped_release release;
-        torchlike::ScatterReduce(s, dim, i, u, r, include_self);
+        torchlike::ScatterReduce(s, dim, i, u, *r, include_self);
       });
   m.def("_at", [](pyb::handle ufunc, pyb::handle a, pyb::handle index, pyb::handle b) {
         // ufunc.at with one integer index array: the C++ front end directly.
-        const Ufunc& u = ufunc.cast<const PyUfunc&>().u();
+        const Ufunc& u = UfuncOf(ufunc, "ufunc");
         const ArrayView av = TargetView(a, "operand"), iv = InputView(index, "scatter_indices"),
                         bv = InputView(b, "updates");
         pyb::gil_scoped_release release;

@@ -471,6 +471,97 @@ def scratch_memory_is_capped_and_released():
     assert _rss_mb() - base < 40, (base, _rss_mb())
 
 
+# ------------------------------------------- random calls of the private entry points
+
+class Guarded:
+    """An array of `shape` seen through `strides` (in items; any sign) at an
+    odd offset inside a canary-filled buffer; intact() says whether every
+    byte outside its elements still holds the canary."""
+
+    def __init__(self, rng, dtype, shape):
+        dt = np.dtype(dtype)
+        strides = [int(rng.integers(-3, 4)) * dt.itemsize for _ in shape]
+        lo = sum(min(0, (max(n, 1) - 1) * st) for n, st in zip(shape, strides))
+        hi = sum(max(0, (max(n, 1) - 1) * st) for n, st in zip(shape, strides)) + dt.itemsize
+        pad = 64 + int(rng.integers(0, 8))
+        self.buf = np.full(hi - lo + 2 * pad, 0xA5, np.uint8)
+        self.a = np.ndarray(shape, dt, buffer=self.buf, offset=pad - lo, strides=strides)
+        self.mask = np.ones(self.buf.size, bool)
+        if self.a.size:
+            offs = pad - lo + sum(np.indices(shape)[k] * strides[k] for k in range(len(shape)))
+            for b in range(dt.itemsize):
+                self.mask[offs.ravel() + b] = False
+            self.a[...] = 0
+
+    def intact(self):
+        return bool((self.buf[self.mask] == 0xA5).all())
+
+
+@case("fuzz")
+def random_calls_of_the_private_entry_points():
+    rng = np.random.default_rng(2024)
+    dtypes = [np.float64, np.float32, np.int64, np.int32, np.int8, np.complex64, np.bool_]
+    itypes = [np.int64, np.int32, np.uint64, np.int8, np.uint8]
+    ok = (ValueError, TypeError, IndexError, RuntimeError, NotImplementedError, OverflowError)
+    ran = 0
+
+    def dims(k):
+        return [int(x) for x in rng.integers(-1, 4, int(rng.integers(0, k + 1)))]
+
+    for it in range(3000):
+        rank = int(rng.integers(1, 4))
+        shape = tuple(int(x) for x in rng.integers(0, 5, rank))
+        g = Guarded(rng, dtypes[int(rng.integers(0, len(dtypes)))], shape)
+        ish = tuple(int(x) for x in rng.integers(0, 4, int(rng.integers(0, 3)))) + (
+            int(rng.integers(0, 3)),)
+        idx = rng.integers(-2, 6, ish).astype(itypes[int(rng.integers(0, len(itypes)))])
+        if rng.random() < 0.05 and idx.size:
+            idx.flat[0] = np.iinfo(idx.dtype).max
+        if rng.random() < 0.1 and g.a.dtype == idx.dtype and g.a.size >= idx.size and idx.size:
+            idx = g.a.reshape(-1)[:idx.size].reshape(idx.shape)  # indices inside the target
+        ush = tuple(int(x) for x in rng.integers(0, 4, int(rng.integers(0, 4))))
+        upd = rng.random(ush).astype(g.a.dtype if rng.random() < 0.8 else np.float64)
+        which = int(rng.integers(0, 6))
+        combiner = [None, ux.add, ux.multiply, ux.maximum, "negative", ux.power][
+            int(rng.integers(0, 6))]
+        try:
+            if which == 0:
+                if rng.random() < 0.5:  # well-formed: element updates, every dim inserted
+                    idx = rng.integers(-2, 6, (int(rng.integers(0, 9)), rank)).astype(idx.dtype)
+                    upd = rng.random(idx.shape[0]).astype(upd.dtype)
+                    wd, ins, sd, ivd = [], list(range(rank)), list(range(rank)), 1
+                else:
+                    wd, ins, sd, ivd = dims(2), dims(2), dims(2), int(rng.integers(-1, 4))
+                ux._core._scatter([g.a], idx, [upd], wd, ins, [], [], sd, ivd, combiner,
+                                  ["skip", "skip_window", "clip", "raise", "wrap_raise"][
+                                      int(rng.integers(0, 5))],
+                                  plan=["auto", "element", "window_runs", "partitioned",
+                                        "sorted_parallel", "local_target", "generic"][
+                                      int(rng.integers(0, 7))])
+            elif which == 1:
+                ux._core._at(combiner if combiner is not None else ux.add, g.a, idx, upd)
+            elif which == 2:
+                ux._core._torch_scatter_reduce(g.a, int(rng.integers(-2, 4)), idx, upd,
+                                               ["none", "add", "multiply", "sum", "prod", "mean",
+                                                "amax", "amin"][int(rng.integers(0, 8))],
+                                               bool(rng.integers(0, 2)))
+            elif which == 3:
+                ux._core._torch_index_add(g.a, int(rng.integers(-2, 4)), idx.reshape(-1), upd)
+            elif which == 4:
+                ux._core._torch_index_put(g.a, [idx], upd, bool(rng.integers(0, 2)))
+            else:
+                dim = int(rng.integers(-1, 3))
+                ux._core._asctile_scatter(upd, dim, idx.reshape(-1), g.a,
+                                          [int(x) for x in rng.integers(-1, 4, max(dim + 1, 0))],
+                                          bool(rng.integers(0, 2)), None)
+        except ok:
+            pass
+        else:
+            ran += 1
+        assert g.intact(), (it, which, shape, g.a.strides, idx.dtype, idx.shape, ush)
+    assert ran > 300, ran  # (most calls are invalid on purpose; enough of them run)
+
+
 def run(names):
     for name in names:
         print("START", name, flush=True)
