@@ -434,7 +434,28 @@ TEST(Scatter, ConstraintErrorsLeaveOperandUnchanged) {
   expect_error(b, "C22");
   b = r;
   b.dims.inserted_window_dims = {};
-  expect_error(b, "C3");
+  expect_error(b, "C2");  // rank(inputs[0]) = size(update_window_dims) + size(inserted_...) + ...
+  b = r;
+  b.operands = {};
+  b.updates = {};
+  expect_error(b, "C5");  // 0 < size(inputs) = size(updates) = N
+  Array op2(DType::kFloat32, {4, 6});
+  b = r;
+  b.operands = {op.view(), op2.view()};
+  b.updates = {upd.view(), upd.view()};
+  b.combiner = nullptr;
+  expect_error(b, "C1");  // same(shape(inputs...))
+  Array upd2(DType::kFloat32, {3, 4});
+  b = r;
+  b.operands = {op.view(), op.view()};
+  b.updates = {upd.view(), upd2.view()};
+  b.combiner = nullptr;
+  expect_error(b, "C3");  // same(shape(updates...))
+  b = r;
+  b.dims.update_window_dims = {};
+  b.dims.inserted_window_dims = {0, 1};
+  b.dims.scatter_dims_to_operand_dims = {0};
+  expect_error(b, "C4");  // shape(updates[0]) = update scatter dims + update window dims
   b = r;
   b.combiner = &GetUfunc("divmod");
   expect_error(b, "nin");

@@ -39,7 +39,7 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
   const ScatterDims& d = r.dims;
   CanonicalScatter c;
   const int n = static_cast<int>(r.operands.size());
-  if (n == 0) Fail("C1", "at least one operand is required");
+  if (n == 0) Fail("C5", "at least one operand is required");
   c.num_operands = n;
   const bool unary = r.combiner && r.combiner->nin() == n;
   if (!unary && static_cast<int>(r.updates.size()) != n) {
@@ -48,7 +48,7 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
   }
   const ArrayView& op0 = r.operands[0];
   for (const ArrayView& o : r.operands) {
-    if (o.shape != op0.shape) Fail("C2", "all operands must have the same shape");
+    if (o.shape != op0.shape) Fail("C1", "all operands must have the same shape");
   }
   if (!IsInteger(r.indices.dtype)) {
     throw TypeError("scatter: scatter_indices must have an integer dtype, got " +
@@ -82,7 +82,7 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
                                       idx_rank - (d.index_vector_dim < idx_rank ? 1 : 0);
   if (upd0) {
     for (const ArrayView& u : r.updates) {
-      if (u.shape != upd0->shape) Fail("C4", "all updates must have the same shape");
+      if (u.shape != upd0->shape) Fail("C3", "all updates must have the same shape");
     }
   }
 
@@ -153,7 +153,7 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
   }
   const int64_t num_window = static_cast<int64_t>(d.update_window_dims.size());
   if (num_window + static_cast<int64_t>(inserted_and_batching.size()) != op_rank) {
-    Fail("C3", "operand rank " + std::to_string(op_rank) +
+    Fail("C2", "operand rank " + std::to_string(op_rank) +
                    " must equal size(update_window_dims) + size(inserted_window_dims) + "
                    "size(input_batching_dims) = " +
                    std::to_string(num_window + static_cast<int64_t>(inserted_and_batching.size())));
@@ -168,7 +168,7 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
     if (!Contains(d.update_window_dims, i)) upd_scatter.push_back(i);
   }
   if (upd_scatter.size() != idx_dims.size()) {
-    Fail("C3", "updates rank " + std::to_string(upd_rank) + " must equal size(update_window_dims) + " +
+    Fail("C4", "updates rank " + std::to_string(upd_rank) + " must equal size(update_window_dims) + " +
                    "rank(scatter_indices) - " + (c.has_index_vector ? "1" : "0"));
   }
   c.operand_rank = static_cast<int>(op_rank);
