@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs every test: C++ (g++, dynamic dispatch; then clang with
-# ASan+UBSan and the libFuzzer smoke run), the
+# ASan+UBSan, the libFuzzer smoke run and the hostile-call suite), the
 # installed-package consumer, and the Python suite against NumPy, PyTorch and
 # JAX.
 set -euo pipefail
@@ -16,7 +16,8 @@ ctest --test-dir build/test-release --output-on-failure -j2
 echo "== C++ tests under AddressSanitizer + UBSan with clang (static Highway target),"
 echo "   the fuzz corpus replayed and a libFuzzer smoke run"
 ufx_build build/test-asan -DCMAKE_CXX_COMPILER=clang++ -DUFX_BUILD_TESTS=ON -DUFX_SANITIZE=ON \
-  -DUFX_FUZZ=ON -DUFX_HWY_STATIC_ONLY=ON -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1
+  -DUFX_FUZZ=ON -DUFX_HWY_STATIC_ONLY=ON -DUFX_BUILD_PYTHON=ON -DCMAKE_BUILD_TYPE=None \
+  -DCMAKE_CXX_FLAGS=-O1
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/test-asan --output-on-failure -j2
 
@@ -31,3 +32,11 @@ LD_LIBRARY_PATH="$PWD/build/test-prefix/lib" ./build/test-consumer/consumer
 echo "== Python package (pip install .) and tests against NumPy"
 ufx_pip_install
 (cd /tmp && "$PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/tests/python")
+
+echo "== The hostile-call suite against the ASan+UBSan build of the Python module"
+asan_runtime=$(clang++ -print-file-name=libclang_rt.asan-x86_64.so)
+(cd /tmp && LD_PRELOAD="$asan_runtime" \
+  ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  PYTHONPATH="$OLDPWD/build/test-asan/python" \
+  "$PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/tests/python/test_hostile.py")
