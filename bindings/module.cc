@@ -21,15 +21,6 @@ namespace {
 
 constexpr int64_t kReleaseGilAbove = 4096;
 
-bool IsComparison(const Ufunc& u) {
-  static const char* const kNames[] = {"equal", "not_equal", "less",
-                                       "less_equal", "greater", "greater_equal"};
-  for (const char* n : kNames) {
-    if (u.name() == n) return true;
-  }
-  return false;
-}
-
 PyArrayObject* AsArray(const pyb::object& o) {
   return reinterpret_cast<PyArrayObject*>(o.ptr());
 }
@@ -90,7 +81,7 @@ std::vector<std::optional<DType>> ParseSignature(const Ufunc& u, pyb::handle sig
 
 class PyUfunc {
  public:
-  explicit PyUfunc(const Ufunc* u) : u_(u), comparison_(IsComparison(*u)) {}
+  explicit PyUfunc(const Ufunc* u) : u_(u), comparison_(u->traits().comparison) {}
   const Ufunc& u() const { return *u_; }
 
   // The small-call fast path: positional ndarray or NumPy scalar inputs only,

@@ -54,13 +54,14 @@ bool SameLayout(const ArrayView& a, const Strides& a_strides,
 }  // namespace
 
 Ufunc::Ufunc(std::string name, int nin, int nout, Identity identity,
-             bool reorderable, std::string doc)
+             bool reorderable, std::string doc, UfuncTraits traits)
     : name_(std::move(name)),
       nin_(nin),
       nout_(nout),
       identity_(identity),
       reorderable_(reorderable),
-      doc_(std::move(doc)) {
+      doc_(std::move(doc)),
+      traits_(std::move(traits)) {
   loop_versions_.push_back(std::make_unique<std::vector<Loop>>());
   loops_.store(loop_versions_.back().get(), std::memory_order_release);
   if (nin_ <= 2) {
@@ -149,19 +150,16 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
       }
     }
   }
-  // NumPy's subtract and negative type resolvers refuse booleans, and so do
-  // the ufuncs below.
-  if (!any_fixed && std::all_of(in.begin(), in.end(), [](DType t) { return t == DType::kBool; })) {
-    if (name_ == "subtract") {
-      throw TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
-                      "bitwise_xor, the `^` operator, or the logical_xor function instead.");
-    }
-    if (name_ == "negative") {
-      throw TypeError("The numpy boolean negative, the `-` operator, is not supported, use the "
-                      "`~` operator or the logical_not function instead.");
-    }
-    // These take the inputs' common type as it is, and have no bool loop.
-    if (name_ == "positive" || name_ == "sign" || name_ == "gcd" || name_ == "lcm") {
+  // NumPy's subtract and negative type resolvers refuse booleans; the
+  // uniform resolver (positive, sign) takes their type as it is.
+  if (!any_fixed && traits_.bool_inputs != UfuncTraits::BoolInputs::kCast &&
+      std::all_of(in.begin(), in.end(), [](DType t) { return t == DType::kBool; })) {
+    if (traits_.bool_inputs == UfuncTraits::BoolInputs::kRefuse) throw TypeError(traits_.bool_error);
+    const bool has_bool_loop = std::any_of(loops.begin(), loops.end(), [&](const Loop& l) {
+      return std::all_of(l.types.begin(), l.types.begin() + nin_,
+                         [](DType t) { return t == DType::kBool; });
+    });
+    if (!has_bool_loop) {
       std::string types;
       for (int i = 0; i < nin_; ++i) types += (i ? ", " : "") + std::string("<class 'numpy.dtypes.BoolDType'>");
       if (nin_ > 1) types = "(" + types + ")";

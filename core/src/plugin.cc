@@ -172,7 +172,7 @@ std::vector<std::string> LoadPlugin(const std::string& path) {
   for (PluginUfunc& p : spec.ufuncs) {
     Ufunc* u = p.overload ? const_cast<Ufunc*>(FindUfunc(p.name))
                           : &internal::DefineUfunc(p.name, {}, p.nin, p.nout, p.identity,
-                                                   p.reorderable, p.doc);
+                                                   p.reorderable, p.doc, p.traits);
     if (!p.signature.empty() && !p.overload) u->SetCoreSignature(p.signature);
     for (Loop& l : p.loops) {
       l.shard = "plugin:" + spec.name;

@@ -115,22 +115,20 @@ constexpr int64_t kSplitColumnsMin = 64;
 constexpr int64_t kScanCacheBytes = int64_t{32} << 20;
 constexpr int64_t kScanHeadPercent = 60;
 
-// Ufuncs whose reduction of a loop type, split into partial results that
-// are then combined in order, gives the one-thread result bit for bit:
-// selections (maximum, minimum, fmax, fmin) on every type, and wrapping
-// integer arithmetic and logic, which are associative. Not float add or
-// multiply: their results depend on the order of operations.
-bool SplitsExactly(const std::string& name, DType t) {
-  static const char* const kSelections[] = {"maximum", "minimum", "fmax", "fmin"};
-  static const char* const kIntegerOps[] = {"add",         "multiply",    "bitwise_and",
-                                            "bitwise_or",  "bitwise_xor", "logical_and",
-                                            "logical_or",  "logical_xor"};
-  auto named = [&](const auto& names) {
-    return std::find(std::begin(names), std::end(names), name) != std::end(names);
-  };
+// Whether a reduction of loop type t, split into partial results that are
+// then combined in order, gives the one-thread result bit for bit: the
+// table's exact_split says so (selections on every type; wrapping integer
+// arithmetic and logic, which are associative, on bool and integers; never
+// float add or multiply, whose results depend on the order).
+bool SplitsExactly(const UfuncTraits& traits, DType t) {
   const Kind k = KindOf(t);
-  return named(kSelections) || ((k == Kind::kBool || k == Kind::kSigned || k == Kind::kUnsigned) &&
-                                named(kIntegerOps));
+  switch (traits.exact_split) {
+    case UfuncTraits::ExactSplit::kAll: return true;
+    case UfuncTraits::ExactSplit::kIntegers:
+      return k == Kind::kBool || k == Kind::kSigned || k == Kind::kUnsigned;
+    case UfuncTraits::ExactSplit::kNever: break;
+  }
+  return false;
 }
 
 // Whether the slices of v along dim 0 are disjoint: its dim-0 step passes
@@ -237,8 +235,8 @@ const Loop& Ufunc::ResolveReduceLoop(const char* method, DType in, std::optional
   const bool uniform = std::string(method) != "reduce";
   std::optional<DType> sig0 = dtype;
   // NumPy: add and multiply over bool and narrow ints accumulate in the
-  // platform integer unless dtype= or out= says otherwise.
-  if (!sig0 && !out && (name_ == "add" || name_ == "multiply") &&
+  // platform integer unless dtype= or out= says otherwise (reduce_widen).
+  if (!sig0 && !out && traits_.reduce_widen &&
       (in == DType::kBool || IsInteger(in)) && ItemSize(in) < 8) {
     sig0 = KindOf(in) == Kind::kUnsigned ? DType::kUInt64 : DType::kInt64;
   }
@@ -447,7 +445,8 @@ void Ufunc::ReduceLoopsThreaded(const Loop& loop, const ArrayView& acc, const Ar
                      in.size() * static_cast<int64_t>(in.itemsize()) >= kThreadedMinBytes;
   if (!large) return ReduceLoops(loop, acc, in, nullptr);
   const DType t = loop.types[0];
-  if (in.ndim() == 1 && acc.strides[0] == 0 && in.shape[0] > 128 && name_ == "add" &&
+  if (in.ndim() == 1 && acc.strides[0] == 0 && in.shape[0] > 128 &&
+      (traits_.pairwise_types >> static_cast<int>(t) & 1) &&
       (t == DType::kFloat32 || t == DType::kFloat64) && loop.types[1] == t && loop.types[2] == t) {
     // NumPy's pairwise sum of a long run first splits it in two at a
     // multiple of 8 (n2 below). Each thread sums one half from -0.0 (which
@@ -485,7 +484,7 @@ void Ufunc::ReduceLoopsThreaded(const Loop& loop, const ArrayView& acc, const Ar
   for (size_t d = 1; d < acc.shape.size(); ++d) rest_kept &= acc.strides[d] != 0 || acc.shape[d] == 1;
   const bool rowwise = acc.strides[0] != 0 && DisjointAlongDim0(acc);
   const bool partials = acc.strides[0] == 0 && rest_kept && loop.types[0] == loop.types[1] &&
-                        SplitsExactly(name_, loop.types[0]);
+                        SplitsExactly(traits_, loop.types[0]);
   // Dim 0 reduced in an order that must stay (float add), a long dim
   // kept: halves of the longest kept dim, each reduced whole on its own
   // thread, so every result element sees its inputs in the one-thread
@@ -774,7 +773,7 @@ void Ufunc::AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView
   if (a.ndim() == 1 && internal::Cores() >= 2 && n * item >= kThreadedMinBytes &&
       (kind == Kind::kSigned || kind == Kind::kUnsigned || kind == Kind::kBool) &&
       loop.types[0] == loop.types[1] && loop.types[1] == loop.types[2] &&
-      SplitsExactly(name_, loop.types[0]) && (SameLayout(a, res) || !MayShareMemory(a, res))) {
+      SplitsExactly(traits_, loop.types[0]) && (SameLayout(a, res) || !MayShareMemory(a, res))) {
     ThreadedScan(name_.c_str(), loop, a, res);
     return;
   }

@@ -26,14 +26,14 @@ Registry& GlobalRegistry() {
 
 Ufunc& DefineUfunc(std::string name, std::vector<std::string> aliases, int nin,
                    int nout, Identity identity, bool reorderable,
-                   std::string doc) {
+                   std::string doc, UfuncTraits traits) {
   Registry& r = GlobalRegistry();
   std::lock_guard<std::mutex> lock(r.mu);
   if (r.by_name.count(name)) {
     throw ValueError("ufunc '" + name + "' is already defined");
   }
   Ufunc& u = r.ufuncs.emplace_back(name, nin, nout, identity, reorderable,
-                                   std::move(doc));
+                                   std::move(doc), std::move(traits));
   r.by_name[name] = &u;
   for (std::string& a : aliases) {
     if (a == name) continue;

@@ -183,6 +183,80 @@ def test_conflicts_leave_the_registry_unchanged(kernels, tmp_path):
         assert not hasattr(ux, "fresh_one")
 
 
+def test_plugin_ufuncs_declare_numpys_rules(tmp_path):
+    """Every trait a built-in has, a plugin's ufunc can declare: refusing
+    bool inputs, the uniform resolver, the logical promoter, comparisons of
+    weak scalars, reduce widening and exact threaded splits."""
+    path = build_plugin(tmp_path, """
+        [[ufunc]]
+        name = "t_minus"
+        nin = 2
+        nout = 1
+        doc = "subtract, as a plugin"
+        bool_inputs = "refuse"
+        bool_error = "t_minus of booleans is not supported"
+        [[ufunc.loop]]
+        types = ["bb->b", "ll->l", "dd->d"]
+        expr = "a - b"
+        [[ufunc]]
+        name = "t_same"
+        nin = 1
+        nout = 1
+        doc = "positive, as a plugin"
+        bool_inputs = "uniform"
+        [[ufunc.loop]]
+        types = ["b->b", "l->l", "d->d"]
+        expr = "a"
+        [[ufunc]]
+        name = "t_and"
+        nin = 2
+        nout = 1
+        doc = "logical_and, as a plugin"
+        logical = true
+        exact_split = "integers"
+        [[ufunc.loop]]
+        types = ["??->?"]
+        expr = "a && b"
+        [[ufunc]]
+        name = "t_less"
+        nin = 2
+        nout = 1
+        doc = "less, as a plugin"
+        comparison = true
+        [[ufunc.loop]]
+        types = ["BB->?", "ll->?", "dd->?"]
+        expr = "a < b"
+        [[ufunc]]
+        name = "t_sum"
+        nin = 2
+        nout = 1
+        identity = "0"
+        reorderable = true
+        doc = "add, as a plugin"
+        reduce_widen = true
+        exact_split = "integers"
+        [[ufunc.loop]]
+        types = ["bb->b", "BB->B", "ll->l", "LL->L", "dd->d"]
+        expr = "T(a + b)"
+        """, "traits")
+    assert ux.load_plugin(path) == ["t_minus", "t_same", "t_and", "t_less", "t_sum"]
+    t = np.array([True, False])
+    with pytest.raises(TypeError, match="t_minus of booleans is not supported"):
+        ux.t_minus(t, t)
+    assert_same(ux.t_minus(np.int64(5), np.array([1, 2])), np.array([4, 3]), 0, "t_minus ints")
+    with pytest.raises(TypeError, match="did not contain a loop with signature matching types"):
+        ux.t_same(t)
+    assert_same(ux.t_and(np.array([0.0, 2.0]), np.array([3, 0])), np.array([False, False]), 0,
+                "t_and mixed")
+    assert ux.t_and.reduce(np.array([1.5, 2.0])).dtype == np.bool_
+    assert_same(ux.t_less(np.array([1, 200], np.uint8), 300), np.array([True, True]), 0,
+                "t_less weak 300")
+    r = ux.t_sum.reduce(np.full(300, 200, np.uint8))
+    assert r.dtype == np.uint64 and int(r) == 60000
+    big = np.arange(1 << 21, dtype=np.int64)
+    assert int(ux.t_sum.reduce(big)) == int(big.sum())
+
+
 def test_abi_mismatch_and_non_plugins(tmp_path):
     src = tmp_path / "old.cc"
     src.write_text('extern "C" int ufuncx_plugin_abi_version(void) { return 999; }\n'

@@ -63,6 +63,17 @@ def test_builtin_table_is_valid():
     (entry(loop=[{"types": ["ff->f"], "op": "Add",
                   "simd": [{"op": "Add", "types": "f", "reduce": "f", "pairwise": "f"}]}]),
      "is in both reduce and pairwise"),
+    (entry(bool_inputs="never"), "bool_inputs: 'never' is not one of"),
+    (entry(bool_inputs="refuse"), "bool_error: give the TypeError's text exactly when"),
+    (entry(bool_error="no"), "bool_error: give the TypeError's text exactly when"),
+    (entry(exact_split="floats"), "exact_split: 'floats' is not one of"),
+    (entry(logical=1), "logical: expected bool"),
+    (entry(nin=1, comparison=True, loop=[{"types": ["f->f"], "op": "Sqrt"}]),
+     "comparison: only binary ufuncs"),
+    (entry(nin=1, reduce_widen=True, loop=[{"types": ["f->f"], "op": "Sqrt"}]),
+     "reduce_widen: only binary ufuncs"),
+    (entry(overload=True, doc="", reorderable=False, logical=True),
+     "logical: an overload adds loops only and keeps the existing ufunc's rules"),
 ])
 def test_validation_messages(data, fragment):
     with pytest.raises(table.TableError) as e:
@@ -96,7 +107,9 @@ def test_every_documented_key_is_accepted():
     assert set(keys) == {"Top level", "`[[ufunc]]`", "`[[ufunc.loop]]`", "`simd` entries"}
     data = {"format": 1, "plugin": "p", "includes": ["k.h"], "ufunc": [
         {"name": "f", "aliases": ["g"], "nin": 2, "nout": 1, "identity": "0", "reorderable": True,
-         "doc": "d", "ulp": 2, "int_inputs_loop": "dd->d",
+         "doc": "d", "ulp": 2, "int_inputs_loop": "dd->d", "bool_inputs": "refuse",
+         "bool_error": "no bools", "logical": False, "comparison": False, "reduce_widen": True,
+         "exact_split": "integers",
          "loop": [{"types": ["ff->f", "dd->d"], "op": "Add",
                    "simd": [{"types": "fd", "op": "Add", "reduce": "", "pairwise": "fd"}]}]},
         {"name": "h", "nin": 2, "nout": 1, "doc": "d", "signature": "(n),(n)->()",
@@ -121,6 +134,37 @@ def test_every_documented_key_is_accepted():
     assert t.plugin == "p" and t.includes == ("k.h",)
     assert [e.name for e in t.entries] == ["f", "h", "add", "j"]
     assert t.entries[2].overload and t.entries[1].signature == "(n),(n)->()"
+
+
+def test_builtin_traits_come_from_the_table():
+    """The rules core used to take from ufunc names are table keys now."""
+    by = {e.name: e for e in table.load(str(ROOT / "ufuncs" / "ufuncs.toml"))}
+    assert {n for n, e in by.items() if e.traits.logical} == {"logical_and", "logical_or", "logical_xor"}
+    assert {n for n, e in by.items() if e.traits.comparison} == {
+        "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+    assert {n for n, e in by.items() if e.traits.reduce_widen} == {"add", "multiply"}
+    assert {n for n, e in by.items() if e.traits.bool_inputs == "refuse"} == {"subtract", "negative"}
+    assert {n for n, e in by.items() if e.traits.bool_inputs == "uniform"} == {
+        "positive", "sign", "gcd", "lcm"}
+    assert {n for n, e in by.items() if e.traits.exact_split == "all"} == {
+        "maximum", "minimum", "fmax", "fmin"}
+    assert {n for n, e in by.items() if e.pairwise_types()} == {"add"}
+    assert by["add"].pairwise_types() == "df"
+
+
+def test_core_names_no_ufunc():
+    """core/ and the bindings decide by traits, never by comparing a ufunc's
+    name or listing names (front ends may still look a combiner up)."""
+    import re
+    names = {e.name for e in table.load(str(ROOT / "ufuncs" / "ufuncs.toml"))}
+    compare = re.compile(r'[=!]=\s*"([a-z_0-9]+)"|"([a-z_0-9]+)"\s*[=!]=|'
+                         r'(?:const char\*|std::string)[^;=]*\[\]\s*=\s*\{([^}]*)\}')
+    for f in sorted([*(ROOT / "core").rglob("*"), *(ROOT / "bindings").glob("*.cc")]):
+        if f.suffix not in (".cc", ".h", ".inc"):
+            continue
+        for m in compare.finditer(f.read_text()):
+            found = set(re.findall(r'"([a-z_0-9]+)"', m.group(0))) & names
+            assert not found, f"{f.relative_to(ROOT)} decides by the name {sorted(found)}"
 
 
 def test_invalid_toml_and_plugin_name(tmp_path):

@@ -73,6 +73,50 @@ class LoopGroup:
     expr: str = ""          # scalar C++ expression in a, b, c, ... (one output)
 
 
+BOOL_INPUTS = ("cast", "uniform", "refuse")
+EXACT_SPLITS = ("never", "integers", "all")
+TRAIT_KEYS = ("bool_inputs", "bool_error", "logical", "comparison", "reduce_widen", "exact_split")
+
+
+@dataclasses.dataclass(frozen=True)
+class Traits:
+    """The per-ufunc rules of NumPy's type resolvers and reductions
+    (UfuncTraits in core/include/ufuncx/ufunc.h)."""
+    bool_inputs: str = "cast"   # all-bool inputs: cast to a loop, uniform, or refuse
+    bool_error: str = ""        # refuse: the TypeError's text
+    logical: bool = False       # operands meet in the bool loop
+    comparison: bool = False    # weak Python scalars compare by value
+    reduce_widen: bool = False  # bool/narrow-int reductions accumulate in 64 bits
+    exact_split: str = "never"  # loop types whose split reductions are exact
+
+
+def _parse_traits(raw: dict, path: str, nin: int, nout: int, overload: bool) -> Traits:
+    given = [k for k in TRAIT_KEYS if k in raw]
+    if overload and given:
+        raise TableError(f"{path}.{given[0]}: an overload adds loops only and keeps the existing "
+                         f"ufunc's rules; remove it")
+    t = Traits(
+        bool_inputs=_pop(raw, "bool_inputs", str, path, "cast"),
+        bool_error=_pop(raw, "bool_error", str, path, ""),
+        logical=_pop(raw, "logical", bool, path, False),
+        comparison=_pop(raw, "comparison", bool, path, False),
+        reduce_widen=_pop(raw, "reduce_widen", bool, path, False),
+        exact_split=_pop(raw, "exact_split", str, path, "never"))
+    if t.bool_inputs not in BOOL_INPUTS:
+        raise TableError(f"{path}.bool_inputs: {t.bool_inputs!r} is not one of {list(BOOL_INPUTS)}")
+    if (t.bool_inputs == "refuse") != bool(t.bool_error):
+        raise TableError(f"{path}.bool_error: give the TypeError's text exactly when "
+                         f"bool_inputs = \"refuse\"")
+    if t.exact_split not in EXACT_SPLITS:
+        raise TableError(f"{path}.exact_split: {t.exact_split!r} is not one of {list(EXACT_SPLITS)}")
+    binary = nin == 2 and nout == 1
+    for key, on in (("logical", t.logical), ("comparison", t.comparison),
+                    ("reduce_widen", t.reduce_widen), ("exact_split", t.exact_split != "never")):
+        if on and not binary:
+            raise TableError(f"{path}.{key}: only binary ufuncs (nin=2, nout=1) have this rule; remove it")
+    return t
+
+
 @dataclasses.dataclass(frozen=True)
 class UfuncEntry:
     name: str
@@ -87,6 +131,11 @@ class UfuncEntry:
     int_inputs_loop: str | None = None
     signature: str | None = None  # core dims of a generalized ufunc
     overload: bool = False        # loops for an existing ufunc (plugins)
+    traits: Traits = None         # type-resolution and reduction rules
+
+    def pairwise_types(self) -> str:
+        """Float type chars whose reduction is NumPy's pairwise sum."""
+        return "".join(sorted({c for g in self.loops for sd in g.simd for c in sd.pairwise}))
 
     def signatures(self):
         for g in self.loops:
@@ -143,6 +192,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
     ulp = _pop(raw, "ulp", int, path, 0)
     int_inputs_loop = _pop(raw, "int_inputs_loop", str, path, None)
     signature = _pop(raw, "signature", str, path, None)
+    traits = _parse_traits(raw, path, nin, nout, overload)
     if signature is not None:
         check_core_signature(signature, nin, nout, f"{path}.signature")
         if identity is not None or reorderable:
@@ -150,7 +200,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
                              f"reorderable; remove identity/reorderable")
     loops_raw = _pop(raw, "loop", list, path)
     _no_leftovers(raw, path, "name, aliases, nin, nout, identity, reorderable, overload, doc, "
-                  "ulp, int_inputs_loop, signature, loop")
+                  "ulp, int_inputs_loop, signature, loop, " + ", ".join(TRAIT_KEYS))
     if overload and (identity is not None or reorderable or aliases or signature):
         raise TableError(f"{path}: an overload adds loops only; remove identity, reorderable, "
                          f"aliases and signature (the existing ufunc keeps its own)")
@@ -223,7 +273,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
         raise TableError(f"{path}.int_inputs_loop: {int_inputs_loop!r} is not one of this ufunc's "
                          f"signatures; list it under [[ufunc.loop]] or remove the key")
     entry = UfuncEntry(name, aliases, nin, nout, identity, reorderable, doc, ulp, tuple(groups),
-                       int_inputs_loop, signature, overload)
+                       int_inputs_loop, signature, overload, traits)
     check_order(entry, path)
     return entry
 

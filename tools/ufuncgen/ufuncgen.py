@@ -42,6 +42,20 @@ def cstr(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def traits_init(e) -> str:
+    """The entry's UfuncTraits as a designated initialiser."""
+    t = e.traits or tbl.Traits()
+    pairwise = " | ".join(f"(1u << static_cast<int>(ufuncx::DType::{DTYPE[c]}))"
+                          for c in e.pairwise_types()) or "0"
+    return ("ufuncx::UfuncTraits{"
+            f".bool_inputs = ufuncx::UfuncTraits::BoolInputs::k{t.bool_inputs.capitalize()}, "
+            f".bool_error = {cstr(t.bool_error)}, "
+            f".logical = {str(t.logical).lower()}, .comparison = {str(t.comparison).lower()}, "
+            f".reduce_widen = {str(t.reduce_widen).lower()}, "
+            f".exact_split = ufuncx::UfuncTraits::ExactSplit::k{t.exact_split.capitalize()}, "
+            f".pairwise_types = {pairwise}}}")
+
+
 class LoopRecord:
     """One (ufunc, signature) with its global index."""
 
@@ -305,7 +319,8 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
     for e in entries:
         aliases = ", ".join(cstr(a) for a in e.aliases)
         out.append(f"  {{ Ufunc& u = DefineUfunc({cstr(e.name)}, {{{aliases}}}, {e.nin}, {e.nout}, "
-                   f"{IDENTITY[e.identity]}, {'true' if e.reorderable else 'false'}, {cstr(e.doc)});")
+                   f"{IDENTITY[e.identity]}, {'true' if e.reorderable else 'false'}, {cstr(e.doc)},\n"
+                   f"      {traits_init(e)});")
         for r in records:
             if r.entry is not e:
                 continue
@@ -366,7 +381,8 @@ def plugin_tu(name, entries, records, simd_shards, source, n_scalar):
                 f"    u.identity = Identity{IDENTITY[e.identity]};",
                 f"    u.reorderable = {'true' if e.reorderable else 'false'};",
                 f"    u.doc = {cstr(e.doc)};",
-                f"    u.signature = {cstr(e.signature or '')};"]
+                f"    u.signature = {cstr(e.signature or '')};",
+                f"    u.traits = {traits_init(e)};"]
         for r in records:
             if r.entry is not e:
                 continue

@@ -13,8 +13,9 @@ namespace ufuncx {
 // plugin carries the version it was built for.
 // 2: IndexedIndices::stop; 3: LoopSlots::rows; 4: accumulate's start value
 // (aux) and LoopSlots::may_fail; 5: the indexed slot checks raw indices
-// always (IndexedIndices::stop may be null; wrap may be set with it).
-inline constexpr int kPluginAbiVersion = 5;
+// always (IndexedIndices::stop may be null; wrap may be set with it);
+// 6: PluginUfunc::traits.
+inline constexpr int kPluginAbiVersion = 6;
 
 // One table entry of a plugin: a new ufunc, or (overload) loops for an
 // existing one, appended after its loops in table order.
@@ -27,6 +28,7 @@ struct PluginUfunc {
   bool reorderable = false;
   std::string doc;
   std::string signature;  // core dims of a generalized ufunc, else empty
+  UfuncTraits traits;     // new ufuncs only; an overload keeps the ufunc's
   std::vector<Loop> loops;
 };
 

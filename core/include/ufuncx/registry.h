@@ -30,7 +30,7 @@ Registry& GlobalRegistry();
 // Used by generated code only.
 Ufunc& DefineUfunc(std::string name, std::vector<std::string> aliases, int nin,
                    int nout, Identity identity, bool reorderable,
-                   std::string doc);
+                   std::string doc, UfuncTraits traits = {});
 void RecordShardTarget(std::string shard, std::string target);
 }  // namespace internal
 

@@ -76,10 +76,40 @@ struct CallPlan {
 int RunElementwise(LoopFn fn, const LoopContext& ctx, char* const* args, int64_t n,
                    const int64_t* steps, int nargs);
 
+// The per-ufunc rules NumPy keeps in each ufunc's type resolver and
+// reduction code. They come from the table's keys (docs/table-format.md),
+// for built-ins and plugins alike; core reads these, never a ufunc's name.
+struct UfuncTraits {
+  // What a call whose inputs are all bool does (no type fixed):
+  enum class BoolInputs : uint8_t {
+    kCast,     // the first loop they cast to safely (NumPy's default resolver)
+    kUniform,  // their own type or nothing: no bool loop is a TypeError
+    kRefuse,   // TypeError with bool_error (NumPy's subtract, negative)
+  };
+  BoolInputs bool_inputs = BoolInputs::kCast;
+  std::string bool_error;
+  // Operands of different dtypes, and reductions, meet in the bool loop
+  // (logical_and, logical_or, logical_xor).
+  bool logical = false;
+  // A comparison: NEP 50 weak Python scalars compare by value, out of
+  // range of the array's type included.
+  bool comparison = false;
+  // reduce/accumulate of bool and integers narrower than 64 bits
+  // accumulate in int64/uint64 unless dtype= or out= says otherwise.
+  bool reduce_widen = false;
+  // Which loop types reduce to the same bits when split into pieces whose
+  // partial results are combined in order (threaded reductions).
+  enum class ExactSplit : uint8_t { kNever, kIntegers, kAll };
+  ExactSplit exact_split = ExactSplit::kNever;
+  // Float types (DType bits, 1 << DType) whose reductions are NumPy's
+  // pairwise sum, which two threads may split at NumPy's first split point.
+  uint32_t pairwise_types = 0;
+};
+
 class Ufunc {
  public:
   Ufunc(std::string name, int nin, int nout, Identity identity,
-        bool reorderable, std::string doc);
+        bool reorderable, std::string doc, UfuncTraits traits = {});
   Ufunc(Ufunc&&) = delete;
 
   const std::string& name() const { return name_; }
@@ -88,11 +118,10 @@ class Ufunc {
   int nargs() const { return nin_ + nout_; }
   const Identity& identity() const { return identity_; }
   bool reorderable() const { return reorderable_; }
-  // logical_and, logical_or, logical_xor: NumPy's promoter takes their
-  // operands to bool (mixed dtypes, Python ints, reductions).
-  bool IsLogical() const {
-    return name_ == "logical_and" || name_ == "logical_or" || name_ == "logical_xor";
-  }
+  const UfuncTraits& traits() const { return traits_; }
+  // NumPy's logical promoter takes the operands to bool (mixed dtypes,
+  // Python ints, reductions).
+  bool IsLogical() const { return traits_.logical; }
   const std::string& doc() const { return doc_; }
   // The current loop list; safe to use while plugins add loops.
   const std::vector<Loop>& loops() const { return *loops_.load(std::memory_order_acquire); }
@@ -202,6 +231,7 @@ class Ufunc {
   Identity identity_;
   bool reorderable_;
   std::string doc_;
+  UfuncTraits traits_;
   std::atomic<const std::vector<Loop>*> loops_;
   std::vector<std::unique_ptr<const std::vector<Loop>>> loop_versions_;
   std::mutex loops_mu_;
