@@ -175,7 +175,6 @@ std::vector<std::string> LoadPlugin(const std::string& path) {
                                                    p.reorderable, p.doc, p.traits);
     if (!p.signature.empty() && !p.overload) u->SetCoreSignature(p.signature);
     for (Loop& l : p.loops) {
-      l.shard = "plugin:" + spec.name;
       l.id = -1;
       u->AddLoop(std::move(l));
     }

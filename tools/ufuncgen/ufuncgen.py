@@ -326,9 +326,8 @@ def registry(entries, records, simd_shards, source, n_scalar, func):
                 continue
             types = ", ".join(f"DType::{DTYPE[c]}" for c in r.ins + r.outs)
             sh = shard_of.get(r.index, -1)
-            shard_name = f"simd_{sh}" if sh >= 0 else f"loops"
-            out.append(f"    u.AddLoop(Loop{{{{{types}}}, slot({r.index}, {sh}), "
-                       f"{cstr(shard_name)}, {r.index}}});")
+            out.append(f"    u.AddLoop(Loop{{.types = {{{types}}}, .slots = slot({r.index}, {sh}), "
+                       f".id = {r.index}}});")
         if e.signature:
             out.append(f"    u.SetCoreSignature({cstr(e.signature)});")
         if e.int_inputs_loop:
@@ -387,8 +386,8 @@ def plugin_tu(name, entries, records, simd_shards, source, n_scalar):
             if r.entry is not e:
                 continue
             types = ", ".join(f"DType::{DTYPE[c]}" for c in r.ins + r.outs)
-            out.append(f"    u.loops.push_back(Loop{{{{{types}}}, slot({r.index}, {shard_of.get(r.index, -1)}), "
-                       f"\"plugin\", -1}});")
+            out.append(f"    u.loops.push_back(Loop{{.types = {{{types}}}, "
+                       f".slots = slot({r.index}, {shard_of.get(r.index, -1)})}});")
         out += ["    spec->ufuncs.push_back(std::move(u));", "  }"]
     out += ["}", ""]
     return "\n".join(out)

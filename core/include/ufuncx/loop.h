@@ -98,8 +98,7 @@ struct LoopSlots {
 struct Loop {
   std::vector<DType> types;  // nin inputs then nout outputs
   LoopSlots slots;
-  std::string shard;  // generated file holding it: "loops" or "simd_<k>"
-  int id = -1;        // index in the generated tables; -1 for others
+  int id = -1;  // index in the generated tables; -1 for plugins' loops
 };
 
 }  // namespace ufuncx

@@ -14,7 +14,7 @@ namespace ufuncx {
 // 2: IndexedIndices::stop; 3: LoopSlots::rows; 4: accumulate's start value
 // (aux) and LoopSlots::may_fail; 5: the indexed slot checks raw indices
 // always (IndexedIndices::stop may be null; wrap may be set with it);
-// 6: PluginUfunc::traits.
+// 6: PluginUfunc::traits, Loop without its shard name.
 inline constexpr int kPluginAbiVersion = 6;
 
 // One table entry of a plugin: a new ufunc, or (overload) loops for an
