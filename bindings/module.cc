@@ -383,7 +383,7 @@ Bounds ParseBounds(const std::string& s) {
 ScatterPlan ParsePlan(const std::string& s) {
   for (ScatterPlan p : {ScatterPlan::kAuto, ScatterPlan::kWindowRuns, ScatterPlan::kElement,
                         ScatterPlan::kLocalTarget, ScatterPlan::kPartitioned,
-                        ScatterPlan::kSortedParallel, ScatterPlan::kGeneric}) {
+                        ScatterPlan::kSortedParallel, ScatterPlan::kGeneric, ScatterPlan::kRows}) {
     if (s == PlanName(p)) return p;
   }
   throw ValueError("unknown scatter plan '" + s + "'");
@@ -450,8 +450,7 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
                          pyb::handle input_batching_dims,
                          pyb::handle scatter_indices_batching_dims,
                          pyb::handle scatter_dims_to_operand_dims, pyb::handle index_vector_dim,
-                         pyb::handle combiner, const std::string& mode, bool indices_are_sorted,
-                         bool unique_indices, pyb::list init_values, const std::string& finalize,
+                         pyb::handle combiner, const std::string& mode, pyb::list init_values, const std::string& finalize,
                          const std::string& casting, const std::string& plan, int threads) {
   ScatterRequest r;
   for (auto o : operands) r.operands.push_back(TargetView(o, "operand"));
@@ -467,8 +466,6 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
     r.combiner = &UfuncOf(combiner, "combiner");
   }
   r.bounds = ParseBounds(mode);
-  r.indices_are_sorted = indices_are_sorted;
-  r.unique_indices = unique_indices;
   for (auto v : init_values) r.init_values.push_back(InputView(v, "init value"));
   if (!r.init_values.empty()) r.init = Init::kValueAtHits;
   if (finalize == "mean") r.finalize = Finalize::kMean;
@@ -486,6 +483,7 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
   }
   pyb::dict d;
   d["plan"] = PlanName(rep.plan);
+  d["index_source"] = IndexSourceName(rep.source);
   d["applied"] = rep.updates_applied;
   d["skipped"] = rep.updates_skipped;
   return d;
@@ -674,8 +672,7 @@ PYBIND11_MODULE(_core, m) {
         pyb::arg("updates"), pyb::arg("update_window_dims"), pyb::arg("inserted_window_dims"),
         pyb::arg("input_batching_dims"), pyb::arg("scatter_indices_batching_dims"),
         pyb::arg("scatter_dims_to_operand_dims"), pyb::arg("index_vector_dim"),
-        pyb::arg("combiner"), pyb::arg("mode"), pyb::arg("indices_are_sorted") = false,
-        pyb::arg("unique_indices") = false, pyb::arg("init_values") = pyb::list(),
+        pyb::arg("combiner"), pyb::arg("mode"), pyb::arg("init_values") = pyb::list(),
         pyb::arg("finalize") = "none", pyb::arg("casting") = "unsafe",
         pyb::arg("plan") = "auto", pyb::arg("threads") = 2,
         "The scatter planner, in place on numpy arrays; returns which plan ran.");

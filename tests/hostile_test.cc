@@ -24,7 +24,7 @@ namespace {
 constexpr ScatterPlan kPlans[] = {ScatterPlan::kAuto,        ScatterPlan::kWindowRuns,
                                   ScatterPlan::kElement,     ScatterPlan::kLocalTarget,
                                   ScatterPlan::kPartitioned, ScatterPlan::kSortedParallel,
-                                  ScatterPlan::kGeneric};
+                                  ScatterPlan::kGeneric,     ScatterPlan::kRows};
 
 // The fuzz finding: a complex64 operand of shape (4, 4, 0) with non-zero
 // strides, its empty dim inserted; the row plan used to write 6 elements.

@@ -11,6 +11,7 @@
 #include <hwy/targets.h>
 
 #include "generated.h"
+#include "scatter/bounds.h"
 #include "scatter/index_scan.h"
 #include "ufuncx/scatter.h"
 #include "ufuncx/ufuncx.h"
@@ -151,7 +152,7 @@ bool SameBytes(const Array& a, const Array& b) {
 const ScatterPlan kPlans[] = {ScatterPlan::kAuto,        ScatterPlan::kWindowRuns,
                               ScatterPlan::kElement,     ScatterPlan::kLocalTarget,
                               ScatterPlan::kPartitioned, ScatterPlan::kSortedParallel,
-                              ScatterPlan::kGeneric};
+                              ScatterPlan::kGeneric,     ScatterPlan::kRows};
 const Bounds kBounds[] = {Bounds::kSkipElement, Bounds::kSkipWindow, Bounds::kClip,
                           Bounds::kRaise, Bounds::kWrapThenRaise};
 
@@ -325,7 +326,12 @@ TEST(Scatter, AutoPlanChoices) {
   r.indices = ridx.view();
   r.updates = {rupd.view()};
   r.dims.update_window_dims = {1};
+  EXPECT_EQ(Scatter(r).plan, ScatterPlan::kRows);
+  EXPECT_EQ(Scatter(r).source, IndexSource::kColumn);
+  r.force_plan = ScatterPlan::kWindowRuns;  // the same rows through the walker
   EXPECT_EQ(Scatter(r).plan, ScatterPlan::kWindowRuns);
+  EXPECT_EQ(Scatter(r).source, IndexSource::kWalker);
+  r.force_plan = ScatterPlan::kAuto;
   Array f64 = Filled<double>(DType::kFloat64, {5, 64}, rng, 0, 1);
   r.updates = {f64.view()};
   EXPECT_EQ(Scatter(r).plan, ScatterPlan::kGeneric);
@@ -624,6 +630,43 @@ TEST(IndexScan, MatchesScalarReferenceOnEveryTarget) {
     CheckScan<int32_t>(rng);
   }
   hwy::SetSupportedTargetsForTest(0);
+}
+
+// One bounds policy: Land(), the one-index form the index column uses,
+// agrees with Fit() for a window of extent 1 (the walker's form), under
+// every policy, for indices in, around and far outside a dim; and both
+// raise policies name the first bad index.
+TEST(Scatter, BoundsPolicyLandIsFitOfExtentOne) {
+  for (Bounds b : {Bounds::kSkipElement, Bounds::kSkipWindow, Bounds::kClip, Bounds::kRaise,
+                   Bounds::kWrapThenRaise, Bounds::kUnchecked}) {
+    const internal::BoundsPolicy policy(b);
+    for (int64_t size : {0, 1, 5}) {
+      for (int64_t v : {INT64_MIN, int64_t{-7}, int64_t{-5}, int64_t{-1}, int64_t{0}, int64_t{3},
+                        int64_t{4}, int64_t{5}, int64_t{9}, INT64_MAX}) {
+        for (bool window_dim : {false, true}) {
+          const int64_t wrapped = policy.Wrap(v, size);
+          int64_t start = wrapped, lo = 0, hi = 1;
+          bool kept = false;
+          try {
+            kept = policy.Fit(&start, size, 1, window_dim, 2, &lo, &hi);
+          } catch (const internal::ScatterIndexError& e) {
+            ASSERT_TRUE(policy.raises());
+            EXPECT_EQ(e.index, wrapped);
+            EXPECT_EQ(e.dim, 2);
+            EXPECT_EQ(e.size, size);
+            EXPECT_EQ(policy.Land(wrapped, size), -1);  // (raise: checked before, so a race)
+            continue;
+          }
+          EXPECT_EQ(policy.Land(wrapped, size), kept ? start : -1)
+              << "bounds " << static_cast<int>(b) << " size " << size << " index " << v;
+          if (kept) {
+            EXPECT_EQ(lo, 0);
+            EXPECT_EQ(hi, 1);
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -233,7 +233,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const Bounds kBounds[] = {Bounds::kSkipElement, Bounds::kSkipWindow, Bounds::kClip,
                                   Bounds::kRaise, Bounds::kWrapThenRaise, Bounds::kUnchecked};
         r.bounds = kBounds[in.Small(0, 5)];
-        r.force_plan = static_cast<ScatterPlan>(in.Small(0, 6));
+        r.force_plan = static_cast<ScatterPlan>(in.Small(0, 7));
         r.casting = in.Small(0, 1) ? Casting::kUnsafe : Casting::kSameKind;
         Scatter(r);
         break;

@@ -230,7 +230,7 @@ def empty_operands_in_every_plan():
         buf = np.zeros(32)
         op = as_strided(buf[8:], shape=shape, strides=(8,) * len(shape))
         r = len(shape)
-        for plan in ("auto", "element", "window_runs", "partitioned", "sorted_parallel",
+        for plan in ("auto", "element", "rows", "window_runs", "partitioned", "sorted_parallel",
                      "local_target", "generic"):
             for mode in ("skip", "skip_window", "clip"):
                 # Element updates (every dim inserted), then rows (dim 0 inserted).
@@ -535,9 +535,9 @@ def random_calls_of_the_private_entry_points():
                 ux._core._scatter([g.a], idx, [upd], wd, ins, [], [], sd, ivd, combiner,
                                   ["skip", "skip_window", "clip", "raise", "wrap_raise"][
                                       int(rng.integers(0, 5))],
-                                  plan=["auto", "element", "window_runs", "partitioned",
+                                  plan=["auto", "element", "rows", "window_runs", "partitioned",
                                         "sorted_parallel", "local_target", "generic"][
-                                      int(rng.integers(0, 7))])
+                                      int(rng.integers(0, 8))])
             elif which == 1:
                 ux._core._at(combiner if combiner is not None else ux.add, g.a, idx, upd)
             elif which == 2:

@@ -13,8 +13,8 @@ import jax  # noqa: E402  (the oracle; tools/test.sh installs it)
 jax.config.update("jax_enable_x64", True)
 from jax import lax  # noqa: E402
 
-PLANS = ["auto", "window_runs", "element", "local_target", "partitioned", "sorted_parallel",
-         "generic"]
+PLANS = ["auto", "window_runs", "rows", "element", "local_target", "partitioned",
+         "sorted_parallel", "generic"]
 
 
 def reference(operand, indices, updates, uwd, iwd, sdod, ivd, ibd=(), sibd=(), combine=None,
@@ -242,7 +242,7 @@ def test_row_scatter_with_one_and_two_workers(dtype, mode, rng):
               index_vector_dim=1, combiner="add", mode=mode)
     for threads in (1, 2):
         got, ran = ux.scatter(op, idx, upd, threads=threads, return_plan=True, **kw)
-        assert ran == "window_runs"
+        assert ran == "rows"
         assert_same(got, expect)
     # The torch front end takes the same path (in place, rows of a 2-D self).
     if mode == "raise":

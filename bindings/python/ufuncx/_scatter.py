@@ -20,9 +20,15 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
     "clip" clamps start indices so windows fit (JAX "clip"), "raise" raises
     IndexError before any write.
 
+    indices_are_sorted and unique_indices are accepted, as jax.lax.scatter
+    takes them, and ignored: every plan gives the sequential result without
+    the promise, and the planner learns runs from the indices themselves.
+
     plan forces a planner algorithm (tests and benchmarks: "element",
-    "window_runs", "partitioned", "sorted_parallel", ...); threads caps the
-    worker threads of the sorted plan. Every plan gives the same result.
+    "rows", "window_runs", "partitioned", "sorted_parallel", ...); threads
+    caps the worker threads of the sorted and rows plans. Every plan gives
+    the same result. return_plan=True also returns the name of the plan
+    that ran.
     """
     single = not isinstance(operands, (tuple, list))
     ops = [operands] if single else list(operands)
@@ -37,8 +43,7 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
     report = _core._scatter(results, idx, upds, update_window_dims,
                             inserted_window_dims, input_batching_dims,
                             scatter_indices_batching_dims, scatter_dims_to_operand_dims,
-                            index_vector_dim, combiner, _MODES[mode], bool(indices_are_sorted),
-                            bool(unique_indices), casting="unsafe" if combiner is not None else "same_kind",
+                            index_vector_dim, combiner, _MODES[mode], casting="unsafe" if combiner is not None else "same_kind",
                             plan=plan, threads=int(threads))
     out = results[0] if single else tuple(results)
     return (out, report["plan"]) if return_plan else out

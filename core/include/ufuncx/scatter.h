@@ -51,8 +51,16 @@ enum class ScatterPlan : uint8_t {
   kPartitioned,     // updates stably partitioned by destination block (large targets)
   kSortedParallel,  // stable sort by destination, one writer thread per segment
   kGeneric,         // element by element through the strided loop (any casts)
+  kRows,            // one index per row of one contiguous run: the loop's rows slot
 };
 const char* PlanName(ScatterPlan p);
+
+// Where a plan read the indices from.
+enum class IndexSource : uint8_t {
+  kColumn,  // one start index per update row into one operand dim, read as its own type
+  kWalker,  // the general walk: index vectors, batching dims, windows, any bounds policy
+};
+const char* IndexSourceName(IndexSource s);
 
 struct ScatterDims {
   std::vector<int64_t> update_window_dims;
@@ -72,8 +80,6 @@ struct ScatterRequest {
   // nin = 2N (or N for unary combiners such as negative.at) and nout = N;
   // nullptr replaces (last writer wins).
   const Ufunc* combiner = nullptr;
-  bool indices_are_sorted = false;  // promises; checked cheaply where used
-  bool unique_indices = false;
   Bounds bounds = Bounds::kSkipElement;
   Init init = Init::kIncludeTarget;
   std::vector<ArrayView> init_values;  // 0-d, one per operand, for kValueAtHits
@@ -86,7 +92,8 @@ struct ScatterRequest {
 };
 
 struct ScatterReport {
-  ScatterPlan plan = ScatterPlan::kAuto;
+  ScatterPlan plan = ScatterPlan::kAuto;  // the plan that ran
+  IndexSource source = IndexSource::kWalker;
   int64_t updates_applied = 0;  // update elements combined into operands
   int64_t updates_skipped = 0;  // dropped by the bounds policy
 };

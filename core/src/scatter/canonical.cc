@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "scatter/index_source.h"
 #include "ufuncx/error.h"
 #include "ufuncx/scalar.h"
 
@@ -232,20 +233,12 @@ int64_t ReadStartIndex(const ScatterRequest& r, const CanonicalScatter& c,
   for (size_t k = 0; k < c.row_index_dims.size(); ++k) {
     p += row_multi[k] * r.indices.strides[c.row_index_dims[k]];
   }
-  switch (r.indices.dtype) {
-    case DType::kInt8: return LoadElem<int8_t>(p);
-    case DType::kUInt8: return LoadElem<uint8_t>(p);
-    case DType::kInt16: return LoadElem<int16_t>(p);
-    case DType::kUInt16: return LoadElem<uint16_t>(p);
-    case DType::kInt32: return LoadElem<int32_t>(p);
-    case DType::kUInt32: return LoadElem<uint32_t>(p);
-    case DType::kInt64: return LoadElem<int64_t>(p);
-    case DType::kUInt64: {
-      const uint64_t v = LoadElem<uint64_t>(p);
-      return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v);
-    }
-    default: return 0;
-  }
+  int64_t v = 0;
+  WithIndexType(r.indices.dtype, [&](auto tag) {
+    v = ReadIndex<decltype(tag)>(p);
+    return true;
+  });
+  return v;
 }
 
 }  // namespace ufuncx::internal

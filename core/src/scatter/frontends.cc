@@ -8,6 +8,7 @@
 #include <string>
 
 #include "iterator.h"
+#include "scatter/bounds.h"
 #include "ufuncx/error.h"
 #include "ufuncx/registry.h"
 #include "ufuncx/scalar.h"
@@ -136,11 +137,9 @@ template <class F>
 void AsTorchError(int64_t dim, const Shape& shape, F&& f) {
   try {
     f();
-  } catch (const IndexError& e) {
-    std::string m = e.what();
-    const std::string bad = m.substr(6, m.find(" is out of bounds") - 6);
-    throw RuntimeError("index " + bad + " is out of bounds for dimension " + std::to_string(dim) +
-                       " with size " + std::to_string(shape[dim]));
+  } catch (const internal::ScatterIndexError& e) {
+    throw RuntimeError("index " + std::to_string(e.index) + " is out of bounds for dimension " +
+                       std::to_string(dim) + " with size " + std::to_string(shape[dim]));
   }
 }
 
@@ -369,11 +368,9 @@ void IndexPut(const ArrayView& self, std::span<const ArrayView> indices, const A
   r.bounds = Bounds::kWrapThenRaise;
   try {
     Scatter(r);
-  } catch (const IndexError& e) {
-    std::string m = e.what();
-    const auto p = m.find(" for axis ");
-    if (p != std::string::npos) m.replace(p, 10, " for dimension ");
-    throw IndexError(m);
+  } catch (const internal::ScatterIndexError& e) {
+    throw IndexError("index " + std::to_string(e.index) + " is out of bounds for dimension " +
+                     std::to_string(e.dim) + " with size " + std::to_string(e.size));
   }
 }
 
