@@ -58,11 +58,17 @@ def test_builtin_table_is_valid():
     (entry(nin=1, loop=[{"types": ["f->f"], "op": "Sqrt",
                          "simd": [{"op": "Sqrt", "types": "f", "reduce": "f"}]}]),
      "only binary ufuncs (nin=2, nout=1) reduce"),
-    (entry(loop=[{"types": ["ii->i"], "op": "Add", "simd": [{"op": "Add", "types": "i", "pairwise": "i"}]}]),
-     "pairwise: 'i' is not a float type"),
-    (entry(loop=[{"types": ["ff->f"], "op": "Add",
-                  "simd": [{"op": "Add", "types": "f", "reduce": "f", "pairwise": "f"}]}]),
-     "is in both reduce and pairwise"),
+    (entry(loop=[{"types": ["ii->i"], "op": "Add", "pairwise": "i"}]),
+     "pairwise: 'i' is not a float or complex type"),
+    (entry(loop=[{"types": ["ff->f"], "op": "Add", "pairwise": "d"}]),
+     "pairwise: this group has no signature 'dd->d'"),
+    (entry(nin=1, loop=[{"types": ["f->f"], "op": "Sqrt", "pairwise": "f"}]),
+     "pairwise: only binary ufuncs (nin=2, nout=1) reduce"),
+    (entry(loop=[{"types": ["ff->f"], "op": "Add", "simd": [{"op": "Add", "types": "f", "pairwise": "f"}]}]),
+     "unknown key"),
+    (entry(loop=[{"types": ["ff->f"], "op": "Add", "pairwise": "f",
+                  "simd": [{"op": "Add", "types": "f", "reduce": "f"}]}]),
+     "is in both reduce and the group's pairwise"),
     (entry(bool_inputs="never"), "bool_inputs: 'never' is not one of"),
     (entry(bool_inputs="refuse"), "bool_error: give the TypeError's text exactly when"),
     (entry(bool_error="no"), "bool_error: give the TypeError's text exactly when"),
@@ -110,8 +116,8 @@ def test_every_documented_key_is_accepted():
          "doc": "d", "ulp": 2, "int_inputs_loop": "dd->d", "bool_inputs": "refuse",
          "bool_error": "no bools", "logical": False, "comparison": False, "reduce_widen": True,
          "exact_split": "integers",
-         "loop": [{"types": ["ff->f", "dd->d"], "op": "Add",
-                   "simd": [{"types": "fd", "op": "Add", "reduce": "", "pairwise": "fd"}]}]},
+         "loop": [{"types": ["ff->f", "dd->d"], "op": "Add", "pairwise": "fd",
+                   "simd": [{"types": "fd", "op": "Add", "reduce": ""}]}]},
         {"name": "h", "nin": 2, "nout": 1, "doc": "d", "signature": "(n),(n)->()",
          "loop": [{"types": ["dd->d"], "op": "VecDot"}]},
         {"name": "add", "overload": True, "nin": 2, "nout": 1,
@@ -149,7 +155,7 @@ def test_builtin_traits_come_from_the_table():
     assert {n for n, e in by.items() if e.traits.exact_split == "all"} == {
         "maximum", "minimum", "fmax", "fmin"}
     assert {n for n, e in by.items() if e.pairwise_types()} == {"add"}
-    assert by["add"].pairwise_types() == "df"
+    assert by["add"].pairwise_types() == "DEFGdefg"
 
 
 def test_core_names_no_ufunc():

@@ -18,6 +18,7 @@ _INFO = {
     "D": ("c", 16), "G": ("c", 32),
 }
 IDENTITIES = {"0", "1", "-1", "true", "false", "-inf"}
+PAIRWISE_CHARS = "eEfdgFDG"  # float and complex types, which may reduce pairwise
 SIMD_CHARS = "?bBhHiIlLfd"
 # Argument names of expr kernels, in input order.
 ARG_NAMES = ("a", "b", "c", "e", "f", "g", "h")  # no "d": the Highway tag
@@ -61,7 +62,6 @@ class Simd:
     op: str             # struct name, or "" when expr gives the body
     types: str
     reduce: str = ""    # types whose reduce slot applies the op lane-wise
-    pairwise: str = ""  # types whose reduce slot is the pairwise sum
     expr: str = ""      # Highway expression in d, a, b, ... (hn:: functions)
 
 
@@ -71,6 +71,7 @@ class LoopGroup:
     op: str                 # struct name, or "" when expr gives the kernel
     simd: tuple[Simd, ...]
     expr: str = ""          # scalar C++ expression in a, b, c, ... (one output)
+    pairwise: str = ""      # types whose reduction is NumPy's pairwise sum
 
 
 BOOL_INPUTS = ("cast", "uniform", "refuse")
@@ -135,7 +136,7 @@ class UfuncEntry:
 
     def pairwise_types(self) -> str:
         """Float type chars whose reduction is NumPy's pairwise sum."""
-        return "".join(sorted({c for g in self.loops for sd in g.simd for c in sd.pairwise}))
+        return "".join(sorted({c for g in self.loops for c in g.pairwise}))
 
     def signatures(self):
         for g in self.loops:
@@ -222,7 +223,8 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
             raise TableError(f"{gp}.expr: an expression has one result but nout={nout}; "
                              f"write a kernel struct and name it with op")
         simd_raw = _pop(g, "simd", list, gp, [])
-        _no_leftovers(g, gp, "types, op, expr, simd")
+        pairwise = _pop(g, "pairwise", str, gp, "")
+        _no_leftovers(g, gp, "types, op, expr, simd, pairwise")
         for ti, t in enumerate(types):
             tp = f"{gp}.types[{ti}]"
             if not isinstance(t, str):
@@ -248,27 +250,32 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
                                  f"(a Highway expression in d, {', '.join(ARG_NAMES[:nin])})")
             stypes = _pop(s, "types", str, sp)
             sreduce = _pop(s, "reduce", str, sp, "")
-            spairwise = _pop(s, "pairwise", str, sp, "")
-            _no_leftovers(s, sp, "op, expr, types, reduce, pairwise")
+            _no_leftovers(s, sp, "op, expr, types, reduce")
             for c in stypes:
                 if c not in SIMD_CHARS:
                     raise TableError(f"{sp}.types: {c!r} has no SIMD lanes; use only {SIMD_CHARS}")
                 if not any(t[0] == c for t in types):
                     raise TableError(f"{sp}.types: no signature in this group starts with {c!r}; remove it")
-            for key, chars in (("reduce", sreduce), ("pairwise", spairwise)):
-                for c in chars:
-                    if c not in stypes:
-                        raise TableError(f"{sp}.{key}: {c!r} is not in this entry's types {stypes!r}; "
-                                         f"add it there or remove it")
-                if chars and (nin != 2 or nout != 1):
-                    raise TableError(f"{sp}.{key}: only binary ufuncs (nin=2, nout=1) reduce; remove it")
-            for c in spairwise:
-                if c not in "fd":
-                    raise TableError(f"{sp}.pairwise: {c!r} is not a float type; use only 'fd'")
-                if c in sreduce:
-                    raise TableError(f"{sp}: {c!r} is in both reduce and pairwise; keep one")
-            simds.append(Simd(sop, stypes, sreduce, spairwise, sexpr))
-        groups.append(LoopGroup(tuple(types), op, tuple(simds), expr))
+            for c in sreduce:
+                if c not in stypes:
+                    raise TableError(f"{sp}.reduce: {c!r} is not in this entry's types {stypes!r}; "
+                                     f"add it there or remove it")
+                if c in pairwise:
+                    raise TableError(f"{sp}: {c!r} is in both reduce and the group's pairwise; "
+                                     f"keep one")
+            if sreduce and (nin != 2 or nout != 1):
+                raise TableError(f"{sp}.reduce: only binary ufuncs (nin=2, nout=1) reduce; remove it")
+            simds.append(Simd(sop, stypes, sreduce, sexpr))
+        if pairwise and (nin != 2 or nout != 1):
+            raise TableError(f"{gp}.pairwise: only binary ufuncs (nin=2, nout=1) reduce; remove it")
+        for c in pairwise:
+            if c not in PAIRWISE_CHARS:
+                raise TableError(f"{gp}.pairwise: {c!r} is not a float or complex type; use only "
+                                 f"{PAIRWISE_CHARS}")
+            if not any(t[0] == c and t == f"{c}{c}->{c}" for t in types):
+                raise TableError(f"{gp}.pairwise: this group has no signature '{c}{c}->{c}'; "
+                                 f"add it or remove {c!r}")
+        groups.append(LoopGroup(tuple(types), op, tuple(simds), expr, pairwise))
     if int_inputs_loop is not None and not any(int_inputs_loop in g.types for g in groups):
         raise TableError(f"{path}.int_inputs_loop: {int_inputs_loop!r} is not one of this ufunc's "
                          f"signatures; list it under [[ufunc.loop]] or remove the key")

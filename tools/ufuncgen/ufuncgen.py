@@ -70,7 +70,7 @@ class LoopRecord:
                 self.simd = simd_op_name(entry, gi, si, s)
                 if self.ins[0] in s.reduce and self.indexed_args():
                     self.simd_reduce = "ReduceLanes"
-                elif self.ins[0] in s.pairwise and self.indexed_args():
+                elif self.ins[0] in group.pairwise and self.indexed_args():
                     self.simd_reduce = "ReducePairwise"
 
     def simd_capable(self):
@@ -220,7 +220,8 @@ def scalar_shard(k, recs, ops_header, source, ns="gen"):
         ia = r.indexed_args()
         indexed = f"&Indexed<{ia}>" if ia else "nullptr"
         ra = r.reduce_args()
-        red = f"&Reduce<{ra}>, nullptr, &Accumulate<{ra}>" if ra else "nullptr, nullptr, nullptr"
+        pw = ", true" if r.ins[0] in r.group.pairwise else ""
+        red = f"&Reduce<{ra}{pw}>, nullptr, &Accumulate<{ra}>" if ra else "nullptr, nullptr, nullptr"
         lines.append(f"  t[{r.index}] = {{&Strided<{a}>, &Contig<{a}>, nullptr, {indexed}, {red}, nullptr, "
                      f"drivers::kLoopMayFail<{a}>}};"
                      f"  // {r.entry.name} {r.sig}")

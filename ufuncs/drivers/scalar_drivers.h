@@ -28,8 +28,6 @@ concept MayFail = requires { Op::kMayFail; };
 template <class Op, int Nin, class... T>
 inline constexpr bool kLoopMayFail = MayFail<Op>;
 template <class Op>
-concept PairwiseOp = requires { Op::kPairwiseSum; };
-template <class Op>
 concept HalfReduceInFloat = requires { Op::kHalfReduceInFloat; };
 template <class Op>
 concept PlainComplexChain = requires { Op::kPlainComplexChain; };
@@ -388,19 +386,20 @@ void ComplexPairwiseSum(R& rr, R& ri, const char* a, int64_t m, int64_t s) {
 }
 
 // The reduce slot (T, T -> T): args[0] == args[2] holds the running value.
-template <class Op, class T>
+// Pairwise (the table's `pairwise` types): NumPy's pairwise sum.
+template <class Op, class T, bool Pairwise = false>
 int Reduce(const LoopContext&, char* const* args, const int64_t* dims,
            const int64_t* steps, void*) noexcept {
   const int64_t n = dims[0], s = steps[1];
   const char* in = args[1];
   int status = 0;
-  if constexpr (PairwiseOp<Op> && kIsComplex<T>) {
+  if constexpr (Pairwise && kIsComplex<T>) {
     using R = typename T::value_type;
     R rr, ri;
     ComplexPairwiseSum<R>(rr, ri, in, n, s);
     const T acc = LoadElem<T>(args[0]);
     StoreElem(args[0], T(acc.real() + rr, acc.imag() + ri));
-  } else if constexpr (PairwiseOp<Op> && kIsFloat<T>) {
+  } else if constexpr (Pairwise && kIsFloat<T>) {
     using Acc = std::conditional_t<kIsHalf<T>, float, T>;
     const Acc acc = static_cast<Acc>(LoadElem<T>(args[0]));
     StoreElem(args[0], static_cast<T>(acc + PairwiseSum<T, Acc>(in, n, s)));

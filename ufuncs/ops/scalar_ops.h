@@ -105,11 +105,10 @@ inline bool CGe(C x, C y) { return CLe(y, x); }
 
 // ---------------------------------------------------------------- arithmetic
 
-// Reductions: kPairwiseSum selects NumPy's pairwise order for float and
-// complex types; kHalfReduceInFloat keeps a half-precision reduction's
+// Reductions: kHalfReduceInFloat keeps a half-precision reduction's
 // running value in float (NumPy's HALF add/subtract/multiply/divide loops).
+// (Which types reduce in NumPy's pairwise order is the table's `pairwise`.)
 struct Add {
-  static constexpr bool kPairwiseSum = true;
   static constexpr bool kHalfReduceInFloat = true;
   template <class T>
   static T Call(T a, T b) {
