@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -85,20 +86,37 @@ ArrayView ViewOf(PyArrayObject* a) {
 Operand ToOperand(pyb::handle obj, const char* ufunc_name) {
   Operand op;
   PyObject* o = obj.ptr();
-  if (!PyArray_Check(o)) {
-    if (PyBool_Check(o)) {
-      // Python bool is strong: it is NumPy's bool.
-    } else if (PyLong_CheckExact(o) || (PyLong_Check(o) && !PyArray_IsScalar(o, Generic))) {
-      op.weak = Operand::Weak::kInt;
-    } else if (PyFloat_CheckExact(o) ||
-               (PyFloat_Check(o) && !PyArray_IsScalar(o, Generic))) {
-      op.weak = Operand::Weak::kFloat;
-    } else if (PyComplex_CheckExact(o) ||
-               (PyComplex_Check(o) && !PyArray_IsScalar(o, Generic))) {
-      op.weak = Operand::Weak::kComplex;
+  if (!PyArray_Check(o) && !PyBool_Check(o) && !PyArray_IsScalar(o, Generic)) {
+    // Python's int, float and complex (and their subclasses) are weak;
+    // Python's bool is strong: it is NumPy's bool.
+    if (PyLong_Check(o)) {
+      int overflow = 0;
+      const long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (x == -1 && PyErr_Occurred()) ThrowPy();
+      if (overflow == 0) {
+        op.weak = WeakScalar::Int(x);
+      } else {
+        const unsigned long long u = overflow > 0 ? PyLong_AsUnsignedLongLong(o) : 0;
+        if (overflow > 0 && !(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
+          op.weak = WeakScalar::UInt(u);
+        } else {
+          PyErr_Clear();
+          double d = PyLong_AsDouble(o);
+          if (d == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            d = overflow > 0 ? HUGE_VAL : -HUGE_VAL;
+          }
+          op.weak = WeakScalar::HugeInt(d);
+        }
+      }
+      return op;
     }
-    if (op.weak != Operand::Weak::kNo) {
-      op.scalar = pyb::reinterpret_borrow<pyb::object>(obj);
+    if (PyFloat_Check(o)) {
+      op.weak = WeakScalar::Float(PyFloat_AsDouble(o));
+      return op;
+    }
+    if (PyComplex_Check(o)) {
+      op.weak = WeakScalar::Complex({PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
       return op;
     }
   }
@@ -129,129 +147,6 @@ Operand ToOperand(pyb::handle obj, const char* ufunc_name) {
   }
   op.array = pyb::reinterpret_steal<pyb::object>(arr);
   return op;
-}
-
-namespace {
-
-// The weak int's value must fit the dtype it takes (NumPy 2 raises).
-void CheckIntFits(pyb::handle v, DType t) {
-  int overflow = 0;
-  const long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
-  if (x == -1 && PyErr_Occurred()) ThrowPy();
-  bool ok;
-  if (overflow != 0) {
-    ok = false;
-    if (overflow > 0 && t == DType::kUInt64) {
-      const unsigned long long u = PyLong_AsUnsignedLongLong(v.ptr());
-      if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
-        PyErr_Clear();
-      } else {
-        ok = true;
-      }
-    }
-  } else {
-    switch (t) {
-      case DType::kInt8: ok = x >= INT8_MIN && x <= INT8_MAX; break;
-      case DType::kUInt8: ok = x >= 0 && x <= UINT8_MAX; break;
-      case DType::kInt16: ok = x >= INT16_MIN && x <= INT16_MAX; break;
-      case DType::kUInt16: ok = x >= 0 && x <= UINT16_MAX; break;
-      case DType::kInt32: ok = x >= INT32_MIN && x <= INT32_MAX; break;
-      case DType::kUInt32: ok = x >= 0 && x <= UINT32_MAX; break;
-      case DType::kUInt64: ok = x >= 0; break;
-      default: ok = true;
-    }
-  }
-  if (!ok) {
-    if (IsInteger(t) && t != DType::kInt64 && t != DType::kUInt64) {
-      throw OverflowError("Python integer " + pyb::str(v).cast<std::string>() +
-                          " out of bounds for " + Name(t));
-    }
-    if (t == DType::kUInt64 && overflow == 0 && x < 0) {
-      throw OverflowError("Python integer " + pyb::str(v).cast<std::string>() +
-                          " out of bounds for uint64");
-    }
-    throw OverflowError("Python int too large to convert to C long");
-  }
-}
-
-// Does the weak int fit t? (for comparisons, which widen instead of raising)
-bool IntFits(pyb::handle v, DType t) {
-  try {
-    CheckIntFits(v, t);
-    return true;
-  } catch (const OverflowError&) {
-    return false;
-  }
-}
-
-}  // namespace
-
-void ResolveWeak(std::vector<Operand>& ops, bool comparison) {
-  std::optional<DType> strong;
-  for (const Operand& op : ops) {
-    if (op.weak != Operand::Weak::kNo) continue;
-    const DType t = *FromTypeNum(PyArray_TYPE(reinterpret_cast<PyArrayObject*>(op.array.ptr())));
-    strong = strong ? PromoteTypes(*strong, t) : t;
-  }
-  for (Operand& op : ops) {
-    if (op.weak == Operand::Weak::kNo) continue;
-    DType t;
-    const Kind k = strong ? KindOf(*strong) : Kind::kBool;
-    switch (op.weak) {
-      case Operand::Weak::kInt:
-        t = strong && k != Kind::kBool ? *strong : DType::kInt64;
-        if (IsInteger(t) || !strong) {
-          if (comparison && !IntFits(op.scalar, t)) {
-            t = IntFits(op.scalar, DType::kInt64) ? DType::kInt64 : DType::kUInt64;
-          } else if (!strong && !IntFits(op.scalar, DType::kInt64) &&
-                     IntFits(op.scalar, DType::kUInt64)) {
-            t = DType::kUInt64;
-          }
-          if (strong && !comparison && !IntFits(op.scalar, t)) {
-            // NumPy checks the value against the loop's type, not this one.
-            op.deferred = true;
-            op.array = pyb::reinterpret_steal<pyb::object>(
-                PyArray_Zeros(0, nullptr, PyArray_DescrFromType(ToTypeNum(t)), 0));
-            if (!op.array) ThrowPy();
-            continue;
-          }
-          CheckIntFits(op.scalar, t);
-        }
-        break;
-      case Operand::Weak::kFloat:
-        t = strong && (k == Kind::kFloat || k == Kind::kComplex) ? *strong : DType::kFloat64;
-        break;
-      default:
-        t = !strong ? DType::kComplex128
-            : k == Kind::kComplex ? *strong
-            : k == Kind::kFloat ? ComplexOf(*strong)
-                                : DType::kComplex128;
-        break;
-    }
-    PyObject* arr = PyArray_FromAny(op.scalar.ptr(), PyArray_DescrFromType(ToTypeNum(t)), 0, 0,
-                                    NPY_ARRAY_FORCECAST, nullptr);
-    if (!arr) ThrowPy();
-    op.array = pyb::reinterpret_steal<pyb::object>(arr);
-  }
-}
-
-void FinishWeak(std::vector<Operand>& ops, std::span<const DType> loop_inputs, bool logical) {
-  for (size_t i = 0; i < ops.size(); ++i) {
-    Operand& op = ops[i];
-    if (!op.deferred) continue;
-    const DType t = loop_inputs[i];
-    pyb::object value = op.scalar;
-    if (logical) {
-      value = pyb::bool_(PyObject_IsTrue(op.scalar.ptr()) == 1);
-    } else if (IsInteger(t)) {
-      CheckIntFits(op.scalar, t);
-    }
-    PyObject* arr = PyArray_FromAny(value.ptr(), PyArray_DescrFromType(ToTypeNum(t)), 0, 0,
-                                    NPY_ARRAY_FORCECAST, nullptr);
-    if (!arr) ThrowPy();
-    op.array = pyb::reinterpret_steal<pyb::object>(arr);
-    op.deferred = false;
-  }
 }
 
 namespace {
@@ -312,73 +207,17 @@ pyb::object NewArray(DType t, int nd, const npy_intp* dims) {
   return pyb::reinterpret_steal<pyb::object>(a);
 }
 
-std::vector<int> ResultAxisOrder(char order, const Shape& shape,
-                                 std::span<const ArrayView* const> operands) {
-  const int nd = static_cast<int>(shape.size());
-  std::vector<int> r(static_cast<size_t>(nd));  // r[0] is the innermost axis
-  for (int k = 0; k < nd; ++k) r[static_cast<size_t>(k)] = nd - 1 - k;
-  if (nd < 2 || order == 'C') return r;
-  auto fortran = [&] {
-    for (int k = 0; k < nd; ++k) r[static_cast<size_t>(k)] = k;
-    return r;
-  };
-  if (order == 'F') return fortran();
-  if (order == 'A') {  // F when every operand of rank 2 or more is F- and not C-ordered
-    bool any = false;
-    for (const ArrayView* v : operands) {
-      if (v->shape.size() < 2) continue;
-      if (!v->IsFContiguous() || v->IsCContiguous()) return r;
-      any = true;
-    }
-    return any ? fortran() : r;
-  }
-  // 'K': each operand's stride along each result axis, 0 where it
-  // broadcasts or the axis has length 1 (those do not vote).
-  auto stride = [&](const ArrayView& v, int axis) -> int64_t {
-    const int lead = nd - static_cast<int>(v.shape.size());
-    if (axis < lead || shape[static_cast<size_t>(axis)] == 1) return 0;
-    const size_t a = static_cast<size_t>(axis - lead);
-    return v.shape[a] == 1 ? 0 : v.strides[a];
-  };
-  for (int i0 = 1; i0 < nd; ++i0) {
-    const int ax0 = r[static_cast<size_t>(i0)];
-    int ipos = i0;
-    for (int i1 = i0 - 1; i1 >= 0; --i1) {
-      const int ax1 = r[static_cast<size_t>(i1)];
-      bool ambiguous = true, swap = false;
-      for (const ArrayView* v : operands) {
-        const int64_t s0 = stride(*v, ax0), s1 = stride(*v, ax1);
-        if (s0 == 0 || s1 == 0) continue;
-        if (std::llabs(s1) <= std::llabs(s0)) {
-          swap = false;
-        } else if (ambiguous) {
-          swap = true;
-        }
-        ambiguous = false;
-      }
-      if (ambiguous) continue;
-      if (!swap) break;
-      ipos = i1;
-    }
-    if (ipos != i0) {
-      std::rotate(r.begin() + ipos, r.begin() + i0, r.begin() + i0 + 1);
-    }
-  }
-  return r;
-}
-
 pyb::object NewArray(DType t, const Shape& shape, const std::vector<int>& inner_first) {
   const int nd = static_cast<int>(shape.size());
   bool c_order = true;
   for (int k = 0; k < nd; ++k) c_order = c_order && inner_first[static_cast<size_t>(k)] == nd - 1 - k;
   if (c_order) return NewArray(t, shape);
-  std::vector<npy_intp> dims(shape.begin(), shape.end()), strides(shape.size());
-  npy_intp step = static_cast<npy_intp>(ItemSize(t));
-  for (const int axis : inner_first) {
-    strides[static_cast<size_t>(axis)] = step;
-    step *= std::max<npy_intp>(dims[static_cast<size_t>(axis)], 1);
-  }
-  PyObject* a = Allocate(static_cast<size_t>(step), [&] {
+  std::vector<npy_intp> dims(shape.begin(), shape.end());
+  const Strides s = DenseStrides(shape, ItemSize(t), inner_first);
+  std::vector<npy_intp> strides(s.begin(), s.end());
+  size_t nbytes = ItemSize(t);
+  for (const int64_t d : shape) nbytes *= static_cast<size_t>(std::max<int64_t>(d, 1));
+  PyObject* a = Allocate(nbytes, [&] {
     return PyArray_NewFromDescr(&PyArray_Type, PyArray_DescrFromType(ToTypeNum(t)), nd,
                                 dims.data(), strides.data(), nullptr, 0, nullptr);
   });

@@ -79,17 +79,30 @@ std::vector<std::optional<DType>> ParseSignature(const Ufunc& u, pyb::handle sig
   return out;
 }
 
+// An axis as NumPy's ufuncs convert one: an index, a C long, then a C int.
+int64_t AxisInt(pyb::handle x) {
+  pyb::object v = pyb::reinterpret_steal<pyb::object>(PyNumber_Index(x.ptr()));
+  if (!v) throw pyb::error_already_set();
+  int overflow = 0;
+  const long long r = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow) throw OverflowError("Python int too large to convert to C long");
+  if (r == -1 && PyErr_Occurred()) throw pyb::error_already_set();
+  if (r < INT32_MIN || r > INT32_MAX) throw ValueError("integer won't fit into a C int");
+  return r;
+}
+
 class PyUfunc {
  public:
-  explicit PyUfunc(const Ufunc* u) : u_(u), comparison_(u->traits().comparison) {}
+  explicit PyUfunc(const Ufunc* u) : u_(u) {}
   const Ufunc& u() const { return *u_; }
 
   // The small-call fast path: positional ndarray or NumPy scalar inputs only,
   // one output, every array C-contiguous (or 1-D with any stride) with the
-  // result's shape, or a single element. No ArrayView or vector is built;
-  // the loop runs once on the whole array. Returns a null object when the
-  // call needs the general path (Python scalars among others: NEP 50 makes
-  // them weak).
+  // result's shape, or a single element. This only reads the operands'
+  // pointers and shapes, with no ArrayView or vector built; core's direct
+  // path (DirectLoop, RunDirect) chooses and runs the loop. Returns a null
+  // object when the call needs the general path (Python scalars among
+  // others: NEP 50 makes them weak).
   pyb::object TryFastCall(const pyb::args& args) const {
     const Ufunc& u = *u_;
     const int nin = u.nin();
@@ -147,14 +160,11 @@ class PyUfunc {
     for (int i = 0; i < nin; ++i) {
       if (in[i].nd > nd) return {};
     }
-    const Loop& loop = u.ResolveLoop(std::span<const DType>(types, nin), CallOptions{});
-    for (int i = 0; i < nin; ++i) {
-      if (loop.types[i] != types[i]) return {};
-    }
-    if (ToTypeNum(loop.types[nin]) < 0) return {};
-    pyb::object result = NewArray(loop.types[nin], nd, dims);
+    const Loop* loop = u.DirectLoop(std::span<const DType>(types, nin));
+    if (!loop || ToTypeNum(loop->types[nin]) < 0) return {};
+    pyb::object result = NewArray(loop->types[nin], nd, dims);
     auto* oa = reinterpret_cast<PyArrayObject*>(result.ptr());
-    int64_t n = PyArray_SIZE(oa);
+    const int64_t n = PyArray_SIZE(oa);
     char* a[3];
     int64_t steps[3];
     for (int i = 0; i < nin; ++i) {
@@ -162,25 +172,12 @@ class PyUfunc {
       steps[i] = in[i].size == 1 && n != 1 ? 0 : in[i].step;
     }
     a[nin] = static_cast<char*>(PyArray_DATA(oa));
-    steps[nin] = static_cast<int64_t>(ItemSize(loop.types[nin]));
-    bool dense = loop.slots.contig != nullptr;
-    for (int i = 0; i < nin; ++i) {
-      dense = dense && (steps[i] == 0 || steps[i] == static_cast<int64_t>(ItemSize(types[i])));
-    }
-    if (n > 0) {
-      const LoopFn fn = dense ? loop.slots.contig : loop.slots.strided;
-      const LoopContext ctx{u.name().c_str()};
-      int status;
-      if (n > kReleaseGilAbove) {
-        pyb::gil_scoped_release release;
-        status = RunElementwise(fn, ctx, a, n, steps, nin + 1);
-      } else {
-        status = fn(ctx, a, &n, steps, nullptr);
-      }
-      if (status == kLoopNegativeIntPower) {
-        throw ValueError("Integers to negative integer powers are not allowed.");
-      }
-      if (status != 0) throw ValueError("ufunc loop failed");
+    steps[nin] = static_cast<int64_t>(ItemSize(loop->types[nin]));
+    if (n > kReleaseGilAbove) {
+      pyb::gil_scoped_release release;
+      u.RunDirect(*loop, a, steps, n);
+    } else {
+      u.RunDirect(*loop, a, steps, n);
     }
     return pyb::reinterpret_steal<pyb::object>(
         PyArray_Return(reinterpret_cast<PyArrayObject*>(result.release().ptr())));
@@ -189,11 +186,6 @@ class PyUfunc {
   pyb::object Call(pyb::args args, pyb::kwargs kwargs) const {
     if (!kwargs || kwargs.empty()) {
       if (pyb::object r = TryFastCall(args)) return r;
-    } else if (u_->core() && (kwargs.contains("axes") || kwargs.contains("axis") ||
-                              kwargs.contains("keepdims"))) {
-      // Gufunc axes: core dims moved as views in Python, then this call.
-      pyb::object self = pyb::cast(this, pyb::return_value_policy::reference);
-      return pyb::module_::import("ufuncx._gufunc").attr("call_with_axes")(self, args, kwargs);
     }
     const Ufunc& u = *u_;
     const int nin = u.nin(), nout = u.nout();
@@ -210,7 +202,6 @@ class PyUfunc {
     }
     CallOptions opt;
     pyb::object where_obj;
-    char order = 'K';
     for (auto item : kwargs) {
       const std::string key = pyb::str(item.first);
       pyb::handle v = item.second;
@@ -251,8 +242,29 @@ class PyUfunc {
           if (o.size() != 1 || std::string("KACF").find(static_cast<char>(std::toupper(o[0]))) == std::string::npos) {
             throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + o + "')");
           }
-          order = static_cast<char>(std::toupper(o[0]));
+          const char c = static_cast<char>(std::toupper(o[0]));
+          opt.order = c == 'C' ? Order::kC : c == 'F' ? Order::kF : c == 'A' ? Order::kA : Order::kK;
         }
+      } else if (u.core() && key == "axes") {
+        if (!PyList_Check(v.ptr())) throw TypeError("axes should be a list.");
+        std::vector<std::vector<int64_t>> axes;
+        for (auto e : pyb::reinterpret_borrow<pyb::list>(v)) {
+          std::vector<int64_t> entry;
+          if (PyTuple_Check(e.ptr()) || PyList_Check(e.ptr())) {
+            for (auto a : pyb::reinterpret_borrow<pyb::sequence>(e)) entry.push_back(AxisInt(a));
+          } else {
+            entry.push_back(AxisInt(e));
+          }
+          axes.push_back(std::move(entry));
+        }
+        opt.axes = std::move(axes);
+      } else if (u.core() && key == "axis") {
+        if (!v.is_none()) opt.axis = AxisInt(v);
+      } else if (u.core() && key == "keepdims") {
+        if (!PyBool_Check(v.ptr()) && !PyArray_IsScalar(v.ptr(), Bool)) {
+          throw TypeError("'keepdims' must be a boolean");
+        }
+        opt.keepdims = PyObject_IsTrue(v.ptr()) == 1;
       } else if (key == "subok") {
       } else {
         throw TypeError(u.name() + "() got an unexpected keyword argument '" + key + "'");
@@ -271,17 +283,18 @@ class PyUfunc {
       }
     }
 
-    std::vector<Operand> ops;
+    std::vector<Operand> ops;  // holds the arrays the inputs became
+    std::vector<CallInput> in;
     ops.reserve(nin);
-    bool any_weak = false;
+    in.reserve(nin);
     for (int i = 0; i < nin; ++i) {
       ops.push_back(ToOperand(args[i], u.name().c_str()));
-      any_weak = any_weak || ops.back().weak != Operand::Weak::kNo;
+      if (ops.back().weak) {
+        in.emplace_back(*ops.back().weak);
+      } else {
+        in.emplace_back(ViewOf(AsArray(ops.back().array)));
+      }
     }
-    if (any_weak) ResolveWeak(ops, comparison_);
-    std::vector<ArrayView> in;
-    in.reserve(nin);
-    for (const Operand& op : ops) in.push_back(ViewOf(AsArray(op.array)));
 
     ArrayView where_view;
     if (where_obj) {
@@ -301,34 +314,18 @@ class PyUfunc {
         out_ptrs[i] = &out_views[i];
       }
     }
-    const CallPlan plan = u.Plan(in, out_ptrs, opt);
-    if (any_weak) {
-      const std::span<const DType> loop_in(plan.loop->types.data(), static_cast<size_t>(nin));
-      FinishWeak(ops, loop_in, u.IsLogical());
-      for (int i = 0; i < nin; ++i) in[static_cast<size_t>(i)] = ViewOf(AsArray(ops[static_cast<size_t>(i)].array));
-    }
-    std::vector<int> axis_order;  // of new results, from the operands (order=)
+    const PreparedCall call = u.Prepare(in, out_ptrs, opt);
     for (int i = 0; i < nout; ++i) {
-      if (outs[i]) continue;
-      const Shape shape = plan.OutShape(i);
-      if (axis_order.empty() && !u.core() && shape.size() > 1) {
-        std::vector<const ArrayView*> voters;  // every operand NumPy's iterator sees
-        for (const ArrayView& v : in) voters.push_back(&v);
-        if (opt.where) voters.push_back(opt.where);
-        for (int j = 0; j < nout; ++j) {
-          if (outs[j]) voters.push_back(&out_views[j]);
-        }
-        axis_order = ResultAxisOrder(order, shape, voters);
-      }
-      outs[i] = axis_order.empty() ? NewArray(plan.loop->types[nin + i], shape)
-                                   : NewArray(plan.loop->types[nin + i], shape, axis_order);
+      const auto& fresh = call.new_outputs[static_cast<size_t>(i)];
+      if (!fresh) continue;
+      outs[i] = NewArray(fresh->dtype, fresh->shape, fresh->inner_first);
       out_views[i] = ViewOf(AsArray(outs[i]));
     }
-    if (ShapeSize(plan.OutShape(0)) > kReleaseGilAbove || u.core()) {
+    if (ShapeSize(call.plan.OutShape(0)) > kReleaseGilAbove || u.core()) {
       pyb::gil_scoped_release release;
-      u.Execute(plan, in, out_views, opt);
+      u.Run(call, out_views, opt);
     } else {
-      u.Execute(plan, in, out_views, opt);
+      u.Run(call, out_views, opt);
     }
     auto wrap = [&](const pyb::object& o) -> pyb::object {
       if (out_given) return o;
@@ -368,7 +365,6 @@ class PyUfunc {
 
  private:
   const Ufunc* u_;
-  bool comparison_;
 };
 
 Bounds ParseBounds(const std::string& s) {

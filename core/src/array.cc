@@ -35,6 +35,16 @@ Strides ContiguousStrides(const Shape& shape, size_t itemsize) {
   return s;
 }
 
+Strides DenseStrides(const Shape& shape, size_t itemsize, const std::vector<int>& inner_first) {
+  Strides s(shape.size());
+  int64_t step = static_cast<int64_t>(itemsize);
+  for (const int axis : inner_first) {
+    s[static_cast<size_t>(axis)] = step;
+    step *= std::max<int64_t>(shape[static_cast<size_t>(axis)], 1);
+  }
+  return s;
+}
+
 bool ArrayView::IsCContiguous() const {
   int64_t step = static_cast<int64_t>(itemsize());
   for (size_t i = shape.size(); i-- > 0;) {
@@ -98,6 +108,11 @@ Array::Array(DType dtype, Shape shape) {
   view_.dtype = dtype;
   view_.strides = ContiguousStrides(shape, item);
   view_.shape = std::move(shape);
+}
+
+Array::Array(DType dtype, Shape shape, const std::vector<int>& inner_first)
+    : Array(dtype, shape) {
+  view_.strides = DenseStrides(view_.shape, ItemSize(dtype), inner_first);
 }
 
 Array Array::Zeros(DType dtype, Shape shape) {

@@ -339,14 +339,30 @@ bool Ufunc::TryDirect(const CallPlan& plan, std::span<const ArrayView> inputs,
       }
     }
   }
-  if (n == 0) return true;
+  RunDirect(loop, args, steps, n);
+  return true;
+}
+
+const Loop* Ufunc::DirectLoop(std::span<const DType> inputs) const {
+  const Loop& loop = ResolveLoop(inputs, CallOptions{});
+  for (int i = 0; i < nin_; ++i) {
+    if (loop.types[static_cast<size_t>(i)] != inputs[static_cast<size_t>(i)]) return nullptr;
+  }
+  return &loop;
+}
+
+void Ufunc::RunDirect(const Loop& loop, char* const* args, const int64_t* steps, int64_t n) const {
+  if (n == 0) return;
+  // The contiguous slot takes dense inputs or single elements (step 0).
   bool contig = loop.slots.contig != nullptr;
-  for (int k = nin_; k < nargs_ && contig; ++k) contig = steps[k] != 0;
+  for (int k = 0; k < nargs() && contig; ++k) {
+    const int64_t item = static_cast<int64_t>(ItemSize(loop.types[static_cast<size_t>(k)]));
+    contig = steps[k] == item || (k < nin_ && steps[k] == 0);
+  }
   const LoopContext ctx{name_.c_str()};
   const int status = RunElementwise(contig ? loop.slots.contig : loop.slots.strided, ctx, args, n,
-                                    steps, nargs_);
+                                    steps, nargs());
   if (status != 0) ThrowLoopStatus(status, *this);
-  return true;
 }
 
 void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
@@ -457,7 +473,7 @@ void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
   });
 }
 
-void Ufunc::CallInto(std::span<const ArrayView> inputs,
+void Ufunc::CallInto(std::span<const CallInput> inputs,
                      std::span<const ArrayView> outputs,
                      const CallOptions& opt) const {
   if (static_cast<int>(outputs.size()) != nout_) {
@@ -466,22 +482,35 @@ void Ufunc::CallInto(std::span<const ArrayView> inputs,
   }
   std::vector<const ArrayView*> outs;
   for (const ArrayView& o : outputs) outs.push_back(&o);
-  const CallPlan plan = Plan(inputs, outs, opt);
-  Execute(plan, inputs, outputs, opt);
+  const PreparedCall call = Prepare(inputs, outs, opt);
+  Run(call, outputs, opt);
+}
+
+void Ufunc::CallInto(std::span<const ArrayView> inputs,
+                     std::span<const ArrayView> outputs,
+                     const CallOptions& opt) const {
+  const std::vector<CallInput> in(inputs.begin(), inputs.end());
+  CallInto(std::span<const CallInput>(in), outputs, opt);
+}
+
+std::vector<Array> Ufunc::operator()(std::span<const CallInput> inputs,
+                                     const CallOptions& opt) const {
+  std::vector<const ArrayView*> none(static_cast<size_t>(nout_), nullptr);
+  const PreparedCall call = Prepare(inputs, none, opt);
+  std::vector<Array> result;
+  std::vector<ArrayView> outs;
+  for (const auto& o : call.new_outputs) {
+    result.emplace_back(o->dtype, o->shape, o->inner_first);
+    outs.push_back(result.back().view());
+  }
+  Run(call, outs, opt);
+  return result;
 }
 
 std::vector<Array> Ufunc::operator()(std::span<const ArrayView> inputs,
                                      const CallOptions& opt) const {
-  std::vector<const ArrayView*> none(nout_, nullptr);
-  const CallPlan plan = Plan(inputs, none, opt);
-  std::vector<Array> result;
-  std::vector<ArrayView> outs;
-  for (int i = 0; i < nout_; ++i) {
-    result.emplace_back(plan.loop->types[nin_ + i], plan.OutShape(i));
-    outs.push_back(result.back().view());
-  }
-  Execute(plan, inputs, outs, opt);
-  return result;
+  const std::vector<CallInput> in(inputs.begin(), inputs.end());
+  return (*this)(std::span<const CallInput>(in), opt);
 }
 
 Array Ufunc::operator()(const ArrayView& a) const {

@@ -8,6 +8,14 @@
 
 namespace ufuncx::internal {
 
+int NormalizeAxis(int64_t axis, int ndim) {
+  if (axis < -ndim || axis >= ndim) {
+    throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                    std::to_string(ndim));
+  }
+  return static_cast<int>(axis < 0 ? axis + ndim : axis);
+}
+
 std::string ShapeString(const Shape& s) {
   std::string r = "(";
   for (size_t i = 0; i < s.size(); ++i) {

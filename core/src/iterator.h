@@ -16,6 +16,8 @@ namespace ufuncx::internal {
 // NumPy's broadcasting of shapes; throws ValueError naming the shapes.
 Shape BroadcastShapes(std::span<const Shape* const> shapes);
 std::string ShapeString(const Shape& s);
+// An axis in [-ndim, ndim) as a non-negative one; NumPy's AxisError else.
+int NormalizeAxis(int64_t axis, int ndim);
 
 // Strides of `v` seen as an array of `shape` (zero on broadcast dims).
 // Throws ValueError when v does not broadcast to shape.

@@ -33,14 +33,6 @@ void CheckStatus(int status) {
   throw ValueError("ufunc loop failed with status " + std::to_string(status));
 }
 
-int NormalizeAxis(int64_t axis, int ndim) {
-  if (axis < -ndim || axis >= ndim) {
-    throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                    std::to_string(ndim));
-  }
-  return static_cast<int>(axis < 0 ? axis + ndim : axis);
-}
-
 // The view with dim `axis` restricted to [start, start + count).
 ArrayView Slice(const ArrayView& v, int axis, int64_t start, int64_t count) {
   ArrayView s = v;
@@ -166,7 +158,7 @@ std::vector<bool> ReducedAxes(int nd, const std::optional<std::vector<int64_t>>&
   // NumPy accepts axis 0 (or -1) for a 0-d operand.
   const bool scalar_axis = nd == 0 && axis->size() == 1 && ((*axis)[0] == 0 || (*axis)[0] == -1);
   for (int64_t ax : scalar_axis ? std::vector<int64_t>{} : *axis) {
-    const int k = NormalizeAxis(ax, nd);
+    const int k = internal::NormalizeAxis(ax, nd);
     if (reduced[static_cast<size_t>(k)]) throw ValueError("duplicate value in 'axis'");
     reduced[static_cast<size_t>(k)] = true;
   }
@@ -189,7 +181,7 @@ Shape Ufunc::ReduceShape(const ArrayView& a, const ReduceOptions& opt) const {
 Shape Ufunc::AccumulateShape(const ArrayView& a, int64_t axis) const {
   CheckBinaryMethod("accumulate");
   if (a.ndim() == 0) throw TypeError("cannot accumulate on a scalar");
-  NormalizeAxis(axis, a.ndim());
+  internal::NormalizeAxis(axis, a.ndim());
   return a.shape;
 }
 
@@ -197,7 +189,7 @@ Shape Ufunc::ReduceatShape(const ArrayView& a, std::span<const int64_t> indices,
                            int64_t axis) const {
   CheckBinaryMethod("reduceat");
   if (a.ndim() == 0) throw TypeError("cannot reduceat on a scalar");
-  const int ax = NormalizeAxis(axis, a.ndim());
+  const int ax = internal::NormalizeAxis(axis, a.ndim());
   const int64_t n = a.shape[static_cast<size_t>(ax)];
   for (int64_t v : indices) {
     if (v < 0 || v >= n) {
@@ -834,7 +826,7 @@ Ufunc::Prepared Ufunc::Prepare(const Loop& loop, const ArrayView& a, const Array
 Array Ufunc::Accumulate(const ArrayView& a, int64_t axis, std::optional<DType> dtype) const {
   AccumulateShape(a, axis);
   const Loop& loop = ResolveReduceLoop("accumulate", a.dtype, dtype, std::nullopt);
-  const int ax = NormalizeAxis(axis, a.ndim());
+  const int ax = internal::NormalizeAxis(axis, a.ndim());
   Prepared p = Prepare(loop, a, nullptr, a.shape, false);
   AccumulateWith(loop, p.in, p.res, ax);
   return p.res_own;
@@ -844,7 +836,7 @@ void Ufunc::AccumulateInto(const ArrayView& a, const ArrayView& out, int64_t axi
                            std::optional<DType> dtype) const {
   AccumulateShape(a, axis);
   const Loop& loop = ResolveReduceLoop("accumulate", a.dtype, dtype, out.dtype);
-  const int ax = NormalizeAxis(axis, a.ndim());
+  const int ax = internal::NormalizeAxis(axis, a.ndim());
   if (out.shape != a.shape) throw ValueError("provided out is the wrong size for the accumulation.");
   Prepared p = Prepare(loop, a, &out, a.shape, true);
   AccumulateWith(loop, p.in, p.res, ax);
@@ -873,7 +865,7 @@ void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const i
                          int64_t axis, const Shape& rshape, const ArrayView* out,
                          Array* result) const {
   // (axis, indices and rshape come checked from ReduceatShape)
-  const int ax = NormalizeAxis(axis, a.ndim());
+  const int ax = internal::NormalizeAxis(axis, a.ndim());
   const int64_t n = a.shape[static_cast<size_t>(ax)];
   if (out && out->shape != rshape) {
     throw ValueError("output parameter for " + name_ + ".reduceat has shape " +

@@ -16,6 +16,9 @@ using Strides = std::vector<int64_t>;
 
 int64_t ShapeSize(const Shape& shape);  // throws ValueError on overflow
 Strides ContiguousStrides(const Shape& shape, size_t itemsize);
+// Strides of a dense array whose axes lie in memory in `inner_first` order
+// (the innermost axis first; C order is n-1, ..., 0).
+Strides DenseStrides(const Shape& shape, size_t itemsize, const std::vector<int>& inner_first);
 
 struct ArrayView {
   char* data = nullptr;
@@ -47,6 +50,8 @@ class Array {
  public:
   Array() = default;
   Array(DType dtype, Shape shape);  // uninitialised C-ordered storage
+  // Uninitialised dense storage whose axes lie in `inner_first` order.
+  Array(DType dtype, Shape shape, const std::vector<int>& inner_first);
   static Array Zeros(DType dtype, Shape shape);
   // A C-ordered copy of any view.
   static Array CopyOf(const ArrayView& view);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <complex>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -22,6 +23,45 @@ struct Identity {
   bool has() const { return kind != Kind::kNone; }
 };
 
+// A number whose dtype the call decides, as NEP 50 treats Python's int,
+// float and complex: it takes the other operands' type when that is of its
+// kind or wider (uint8 array + 3 -> uint8), and int64/float64/complex128
+// when it stands alone. An int must fit the type it takes (NumPy 2 raises
+// OverflowError), except in a comparison, which compares by value.
+struct WeakScalar {
+  enum class Kind : uint8_t { kInt, kFloat, kComplex };
+  Kind kind = Kind::kInt;
+  // kInt: the exact value as sign and magnitude when it lies in
+  // [-2^63, 2^64); `huge` marks one outside (only `real` is known then).
+  bool negative = false;
+  uint64_t magnitude = 0;
+  bool huge = false;
+  // kFloat and kComplex: the value; kInt: the value rounded to double
+  // (+-inf when it overflows a double), as a float loop sees it.
+  double real = 0, imag = 0;
+
+  static WeakScalar Int(int64_t v);
+  static WeakScalar UInt(uint64_t v);
+  // An int outside [-2^63, 2^64), known as a double (inf if it overflows).
+  static WeakScalar HugeInt(double rounded);
+  static WeakScalar Float(double v);
+  static WeakScalar Complex(std::complex<double> v);
+  // Does the int fit integer type t? (floats and complex always do)
+  bool FitsInteger(DType t) const;
+};
+
+// One input of a call: an array, or a weak scalar.
+struct CallInput {
+  CallInput(const ArrayView& a) : array(a) {}  // NOLINT: implicit by design
+  CallInput(const Array& a) : array(a.view()) {}  // NOLINT
+  CallInput(const WeakScalar& w) : weak(w) {}  // NOLINT
+  ArrayView array;
+  std::optional<WeakScalar> weak;
+};
+
+// NumPy's order= for new results: K follows the inputs' memory order.
+enum class Order : uint8_t { kK, kA, kC, kF };
+
 struct CallOptions {
   Casting casting = Casting::kSameKind;
   // NumPy's signature=: one optional dtype per argument (inputs then
@@ -29,6 +69,14 @@ struct CallOptions {
   std::vector<std::optional<DType>> signature;
   std::optional<DType> dtype;
   const ArrayView* where = nullptr;  // bool mask, broadcast to the result
+  Order order = Order::kK;           // of results the call allocates
+  // Generalized ufuncs (NumPy's gufunc keywords): axes= gives, per operand,
+  // the axes its core dims lie on (outputs may be left out when none has
+  // core dims); axis= is one shared core dim on every input; keepdims=
+  // keeps the reduced core dim as size 1 in outputs without core dims.
+  std::optional<std::vector<std::vector<int64_t>>> axes;
+  std::optional<int64_t> axis;
+  bool keepdims = false;
 };
 
 // Keywords of reduce (numpy.ufunc.reduce).
@@ -67,6 +115,39 @@ struct CallPlan {
     return out_shapes.empty() ? shape : out_shapes[static_cast<size_t>(i)];
   }
 };
+
+// A call made concrete: its plan, the inputs as arrays (weak scalars as
+// 0-d arrays of the type the loop takes them in), and what every output
+// not given must be. Outputs are given back to Run in the caller's layout;
+// gufunc axes= are applied there.
+struct PreparedCall {
+  CallPlan plan;
+  std::vector<ArrayView> inputs;
+  std::vector<Array> scalars;  // storage of the weak inputs
+  // A result the caller allocates: its dtype and shape, and the order of
+  // its axes in memory from the innermost out (ResultAxisOrder).
+  struct NewOutput {
+    DType dtype;
+    Shape shape;
+    std::vector<int> inner_first;
+  };
+  std::vector<std::optional<NewOutput>> new_outputs;  // nullopt: given
+  // gufunc axes=: output k as the loop sees it is the caller's array with
+  // axis squeeze[k] (keepdims; -1 for none) dropped, then axes permuted so
+  // that loop axis j is axis perm[k][j] (empty for the identity).
+  std::vector<std::vector<int>> perm;
+  std::vector<int> squeeze;
+  ArrayView LoopView(int output, const ArrayView& given) const;
+};
+
+// NumPy's order= for a new result of `shape`: the order of its axes in
+// memory from the innermost out (C: the last axis innermost). K follows
+// the operands' strides as NumPy's iterator does: an operand that does not
+// broadcast along two axes votes for the one with the smaller stride to be
+// inner, and any vote for C order between them wins. A: F when every
+// operand of rank 2 or more is F- and not C-contiguous.
+std::vector<int> ResultAxisOrder(Order order, const Shape& shape,
+                                 std::span<const ArrayView* const> operands);
 
 // Runs an elementwise loop slot (contig or strided) over n elements of
 // nargs operands, in pieces over two threads when they span several MiB:
@@ -151,18 +232,42 @@ class Ufunc {
                 std::span<const ArrayView* const> outputs,
                 const CallOptions& options) const;
 
+  // The whole front half of a call, NumPy's rules included: NEP 50 weak
+  // scalars, loop selection, broadcasting, output checks, the layout of
+  // new results (order=) and gufunc axes=/axis=/keepdims=. The caller
+  // allocates each new_outputs entry, then calls Run.
+  PreparedCall Prepare(std::span<const CallInput> inputs,
+                       std::span<const ArrayView* const> outputs,
+                       const CallOptions& options) const;
+  // Runs a prepared call into every output (given or allocated), each in
+  // the caller's layout.
+  void Run(const PreparedCall& call, std::span<const ArrayView> outputs,
+           const CallOptions& options) const;
+
+  // The direct path of a call: inputs of exactly these types need no cast,
+  // and the loop runs once over n elements (an input with step 0 is one
+  // element repeated; the output is contiguous). DirectLoop is the loop
+  // the inputs select, or null when an input would need a cast.
+  const Loop* DirectLoop(std::span<const DType> inputs) const;
+  void RunDirect(const Loop& loop, char* const* args, const int64_t* steps, int64_t n) const;
+
   // Runs a plan. Every output must be given. Copies inputs that overlap an
   // output (other than exact in-place aliasing) first.
   void Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
                std::span<const ArrayView> outputs,
                const CallOptions& options) const;
 
-  // Allocating convenience: numpy.<ufunc>(*inputs).
+  // Allocating convenience: numpy.<ufunc>(*inputs), weak scalars allowed.
+  std::vector<Array> operator()(std::span<const CallInput> inputs,
+                                const CallOptions& options = {}) const;
   std::vector<Array> operator()(std::span<const ArrayView> inputs,
                                 const CallOptions& options = {}) const;
   Array operator()(const ArrayView& a) const;
   Array operator()(const ArrayView& a, const ArrayView& b) const;
   // In place into given outputs: numpy.<ufunc>(*inputs, out=outputs).
+  void CallInto(std::span<const CallInput> inputs,
+                std::span<const ArrayView> outputs,
+                const CallOptions& options = {}) const;
   void CallInto(std::span<const ArrayView> inputs,
                 std::span<const ArrayView> outputs,
                 const CallOptions& options = {}) const;
