@@ -209,8 +209,10 @@ pyb::object NewArray(DType t, int nd, const npy_intp* dims) {
 
 pyb::object NewArray(DType t, const Shape& shape, const std::vector<int>& inner_first) {
   const int nd = static_cast<int>(shape.size());
-  bool c_order = true;
-  for (int k = 0; k < nd; ++k) c_order = c_order && inner_first[static_cast<size_t>(k)] == nd - 1 - k;
+  bool c_order = true;  // (an empty order is C order)
+  for (int k = 0; k < nd && !inner_first.empty(); ++k) {
+    c_order = c_order && inner_first[static_cast<size_t>(k)] == nd - 1 - k;
+  }
   if (c_order) return NewArray(t, shape);
   std::vector<npy_intp> dims(shape.begin(), shape.end());
   const Strides s = DenseStrides(shape, ItemSize(t), inner_first);

@@ -187,6 +187,17 @@ class PyUfunc {
     if (!kwargs || kwargs.empty()) {
       if (pyb::object r = TryFastCall(args)) return r;
     }
+    return Invoke(args, kwargs, /*outer=*/false);
+  }
+
+  // numpy.ufunc.outer(A, B, **kwargs): the call on core's OuterInputs.
+  pyb::object Outer(pyb::args args, pyb::kwargs kwargs) const {
+    u_->CheckBinaryMethod("outer");
+    if (args.size() != 2) throw TypeError("exactly two arguments expected");
+    return Invoke(args, kwargs, /*outer=*/true);
+  }
+
+  pyb::object Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bool outer) const {
     const Ufunc& u = *u_;
     const int nin = u.nin(), nout = u.nout();
     const int npos = static_cast<int>(args.size());
@@ -313,6 +324,10 @@ class PyUfunc {
         out_views[i] = ViewOf(AsArray(outs[i]));
         out_ptrs[i] = &out_views[i];
       }
+    }
+    if (outer) {
+      const auto io = u.OuterInputs(in[0].array, in[1].array);
+      in.assign(io.begin(), io.end());
     }
     const PreparedCall call = u.Prepare(in, out_ptrs, opt);
     for (int i = 0; i < nout; ++i) {
@@ -501,6 +516,16 @@ pyb::object Finish(pyb::handle out, pyb::object result) {
       PyArray_Return(reinterpret_cast<PyArrayObject*>(result.release().ptr())));
 }
 
+// Where a method writes: out= itself (its view already in *view), or a new
+// NumPy-allocated array of the plan's shape and dtype (NumPy's allocator
+// caches large blocks).
+pyb::object Destination(const ReducePlan& plan, pyb::handle out, ArrayView* view) {
+  if (!out.is_none()) return pyb::reinterpret_borrow<pyb::object>(out);
+  pyb::object res = NewArray(plan.dtype(), plan.shape);
+  *view = ViewOf(AsArray(res));
+  return res;
+}
+
 template <class F>
 void MaybeWithoutGil(int64_t size, F&& f) {
   if (size > kReleaseGilAbove) {
@@ -511,6 +536,8 @@ void MaybeWithoutGil(int64_t size, F&& f) {
   }
 }
 
+// Each method plans once in core (argument errors before loop errors, as
+// NumPy), allocates its result from the plan, and runs the plan.
 pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axis,
                          pyb::handle dtype, pyb::handle out, bool keepdims, bool has_initial,
                          pyb::handle initial, pyb::handle where) {
@@ -523,9 +550,8 @@ pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axi
   opt.keepdims = keepdims;
   ArrayView out_view, initial_view, where_view;
   if (!out.is_none()) out_view = TargetView(out, "out");
-  const Shape shape = u.ReduceShape(a, opt);  // argument errors before loop errors
-  const Loop& loop = u.ResolveReduceLoop("reduce", a.dtype, opt.dtype,
-                                         out.is_none() ? std::nullopt : std::optional(out_view.dtype));
+  const ReducePlan plan =
+      u.PlanReduce(a, opt, out.is_none() ? std::nullopt : std::optional(out_view.dtype));
   pyb::object initial_arr;
   if (has_initial) {
     if (initial.is_none()) {
@@ -533,7 +559,7 @@ pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axi
     } else {
       // NumPy packs initial into the accumulator type (OverflowError for
       // out-of-range Python ints).
-      initial_arr = pyb::module_::import("numpy").attr("array")(initial, NumpyDType(loop.types[0]));
+      initial_arr = pyb::module_::import("numpy").attr("array")(initial, NumpyDType(plan.dtype()));
       initial_view = ViewOf(AsArray(initial_arr));
       opt.initial = &initial_view;
     }
@@ -542,38 +568,21 @@ pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axi
     where_view = InputView(where, "where");
     opt.where = &where_view;
   }
-  // Results are NumPy-allocated (its allocator caches large blocks).
-  pyb::object res = out.is_none() ? NewArray(loop.types[0], shape)
-                                  : pyb::reinterpret_borrow<pyb::object>(out);
-  if (out.is_none()) out_view = ViewOf(AsArray(res));
-  MaybeWithoutGil(a.size(), [&] { u.ReduceInto(a, out_view, opt); });
+  pyb::object res = Destination(plan, out, &out_view);
+  MaybeWithoutGil(a.size(), [&] { u.RunReduce(plan, a, out_view, opt); });
   return Finish(out, res);
-}
-
-// Where a method writes: out= itself, or a new NumPy-allocated array of the
-// method's accumulator type and the shape `shape()` gives.
-template <class ShapeFn>
-pyb::object Destination(const Ufunc& u, const char* method, DType in, std::optional<DType> dtype,
-                        pyb::handle out, ShapeFn shape, ArrayView* view) {
-  if (!out.is_none()) {
-    *view = TargetView(out, "out");
-    return pyb::reinterpret_borrow<pyb::object>(out);
-  }
-  const Loop& loop = u.ResolveReduceLoop(method, in, dtype, std::nullopt);
-  pyb::object res = NewArray(loop.types[0], shape());
-  *view = ViewOf(AsArray(res));
-  return res;
 }
 
 pyb::object AccumulateMethod(const PyUfunc& self, pyb::handle array, int64_t axis,
                              pyb::handle dtype, pyb::handle out) {
   const Ufunc& u = self.u();
   const ArrayView a = InputView(array, "array");
-  const std::optional<DType> dt = OptDType(dtype);
   ArrayView o;
-  const Shape shape = u.AccumulateShape(a, axis);  // argument errors before loop errors
-  pyb::object res = Destination(u, "accumulate", a.dtype, dt, out, [&] { return shape; }, &o);
-  MaybeWithoutGil(a.size(), [&] { u.AccumulateInto(a, o, axis, dt); });
+  if (!out.is_none()) o = TargetView(out, "out");
+  const ReducePlan plan = u.PlanAccumulate(a, axis, OptDType(dtype),
+                                           out.is_none() ? std::nullopt : std::optional(o.dtype));
+  pyb::object res = Destination(plan, out, &o);
+  MaybeWithoutGil(a.size(), [&] { u.RunAccumulate(plan, a, o); });
   return Finish(out, res);
 }
 
@@ -587,11 +596,12 @@ pyb::object ReduceatMethod(const PyUfunc& self, pyb::handle array, pyb::handle i
   }
   const std::span<const int64_t> idx(reinterpret_cast<const int64_t*>(ix.data),
                                      static_cast<size_t>(ix.shape[0]));
-  const std::optional<DType> dt = OptDType(dtype);
   ArrayView o;
-  const Shape shape = u.ReduceatShape(a, idx, axis);  // argument errors before loop errors
-  pyb::object res = Destination(u, "reduceat", a.dtype, dt, out, [&] { return shape; }, &o);
-  MaybeWithoutGil(a.size(), [&] { u.ReduceatInto(a, idx, o, axis, dt); });
+  if (!out.is_none()) o = TargetView(out, "out");
+  const ReducePlan plan = u.PlanReduceat(a, idx, axis, OptDType(dtype),
+                                         out.is_none() ? std::nullopt : std::optional(o.dtype));
+  pyb::object res = Destination(plan, out, &o);
+  MaybeWithoutGil(a.size(), [&] { u.RunReduceat(plan, a, idx, o); });
   return Finish(out, res);
 }
 
@@ -639,6 +649,7 @@ PYBIND11_MODULE(_core, m) {
   // get(), as numpy.ufunc objects do.
   pyb::class_<PyUfunc>(m, "ufunc", pyb::dynamic_attr(), "A universal function like numpy.ufunc.")
       .def("__call__", &PyUfunc::Call)
+      .def("_outer", &PyUfunc::Outer)
       .def("_check_binary", [](const PyUfunc& f, const std::string& method) {
         f.u().CheckBinaryMethod(method.c_str());
       })

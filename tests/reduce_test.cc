@@ -124,6 +124,58 @@ TEST(Reduceat, NumpysSegmentRules) {
   EXPECT_THROW(GetUfunc("add").Reduceat(a, bad), IndexError);
 }
 
+// A caller that allocates its own result plans once, allocates what the
+// plan says, and runs it; planning raises argument errors before loop
+// errors, and running a plan checks what planning could not.
+TEST(ReducePlan, PlanAllocateRun) {
+  const Ufunc& add = GetUfunc("add");
+  const Array a = Iota<int8_t>(DType::kInt8, {2, 3});
+  ReduceOptions opt;
+  opt.axis = std::vector<int64_t>{1};
+  const ReducePlan plan = add.PlanReduce(a.view(), opt);
+  EXPECT_EQ(plan.dtype(), DType::kInt64);  // add widens int8, as NumPy
+  EXPECT_EQ(plan.shape, (Shape{2}));
+  EXPECT_EQ(plan.reduced, (std::vector<bool>{false, true}));
+  Array out(plan.dtype(), plan.shape);
+  add.RunReduce(plan, a.view(), out.view(), opt);
+  EXPECT_EQ(out.typed<int64_t>()[0], 3);
+  EXPECT_EQ(out.typed<int64_t>()[1], 12);
+  // out= of another dtype takes part in the loop choice: no widening.
+  EXPECT_EQ(add.PlanReduce(a.view(), opt, DType::kInt16).dtype(), DType::kInt16);
+  // A wrong out= shape is refused before anything is written.
+  Array wrong = Array::Zeros(DType::kInt64, {3});
+  EXPECT_THROW(add.RunReduce(plan, a.view(), wrong.view(), opt), ValueError);
+  for (int64_t i = 0; i < 3; ++i) EXPECT_EQ(wrong.typed<int64_t>()[i], 0);
+  // Argument errors win over loop errors: an axis error for a bool
+  // subtract, which has no loop.
+  const Array b = Array::Zeros(DType::kBool, {3});
+  opt.axis = std::vector<int64_t>{5};
+  EXPECT_THROW(GetUfunc("subtract").PlanReduce(b.view(), opt), AxisError);
+  opt.axis = std::vector<int64_t>{0};
+  EXPECT_THROW(GetUfunc("subtract").PlanReduce(b.view(), opt), TypeError);
+  EXPECT_THROW(GetUfunc("sqrt").PlanReduce(a.view(), opt), ValueError);
+
+  const ReducePlan acc = add.PlanAccumulate(a.view(), -1, std::nullopt);
+  EXPECT_EQ(acc.axis, 1);
+  EXPECT_EQ(acc.shape, (Shape{2, 3}));
+  Array running(acc.dtype(), acc.shape);
+  add.RunAccumulate(acc, a.view(), running.view());
+  EXPECT_EQ(running.typed<int64_t>()[5], 12);
+  EXPECT_THROW(add.PlanAccumulate(Array(DType::kInt8, {}).view(), 0, std::nullopt), TypeError);
+
+  const int64_t idx[] = {0, 2};
+  const ReducePlan at = add.PlanReduceat(a.view(), idx, 1, std::nullopt);
+  EXPECT_EQ(at.shape, (Shape{2, 2}));
+  Array seg(at.dtype(), at.shape);
+  add.RunReduceat(at, a.view(), idx, seg.view());
+  EXPECT_EQ(seg.typed<int64_t>()[0], 1);   // 0 + 1
+  EXPECT_EQ(seg.typed<int64_t>()[3], 5);   // 5
+  const int64_t bad[] = {0, 3};
+  EXPECT_THROW(add.PlanReduceat(a.view(), bad, 1, std::nullopt), IndexError);
+  // A plan run with indices it did not check is refused.
+  EXPECT_THROW(add.RunReduceat(at, a.view(), bad, seg.view()), ValueError);
+}
+
 TEST(Outer, ShapeIsTheConcatenation) {
   const Array a = Iota<double>(DType::kFloat64, {2, 3});
   const Array b = Iota<double>(DType::kFloat64, {4});

@@ -112,7 +112,7 @@ Array::Array(DType dtype, Shape shape) {
 
 Array::Array(DType dtype, Shape shape, const std::vector<int>& inner_first)
     : Array(dtype, shape) {
-  view_.strides = DenseStrides(view_.shape, ItemSize(dtype), inner_first);
+  if (!inner_first.empty()) view_.strides = DenseStrides(view_.shape, ItemSize(dtype), inner_first);
 }
 
 Array Array::Zeros(DType dtype, Shape shape) {

@@ -9,6 +9,7 @@
 
 #include "cast.h"
 #include "iterator.h"
+#include "loop_calls.h"
 #include "ufuncx/error.h"
 #include "ufuncx/ufunc.h"
 #include "workers.h"
@@ -26,17 +27,8 @@ bool LogicalPromotion(const Ufunc& u, std::span<const DType> in, const CallOptio
   return !opt.dtype || *opt.dtype == DType::kBool;
 }
 
-constexpr int64_t kBufferElems = 8192;
-
-std::string DTypeRepr(DType t) { return std::string("dtype('") + Name(t) + "')"; }
-
-void ThrowLoopStatus(int status, const Ufunc& u) {
-  if (status == kLoopNegativeIntPower) {
-    throw ValueError("Integers to negative integer powers are not allowed.");
-  }
-  throw ValueError("ufunc '" + u.name() + "' loop failed with status " +
-                   std::to_string(status));
-}
+using internal::DTypeRepr;
+using internal::kBufferElems;
 
 // An input with exactly the output's elements is safe to use in place, unless
 // the output repeats an element (a zero stride): then NumPy computes into a
@@ -360,9 +352,9 @@ void Ufunc::RunDirect(const Loop& loop, char* const* args, const int64_t* steps,
     contig = steps[k] == item || (k < nin_ && steps[k] == 0);
   }
   const LoopContext ctx{name_.c_str()};
-  const int status = RunElementwise(contig ? loop.slots.contig : loop.slots.strided, ctx, args, n,
-                                    steps, nargs());
-  if (status != 0) ThrowLoopStatus(status, *this);
+  internal::CheckStatus(
+      RunElementwise(internal::ElementwiseSlot(loop.slots, contig), ctx, args, n, steps, nargs()),
+      ctx.ufunc_name);
 }
 
 void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
@@ -405,9 +397,9 @@ void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
     for (int k = 0; k < nargs_ && contig; ++k) {
       contig = steps[k] == item[k] || (k < nin_ && steps[k] == 0);
     }
-    LoopFn fn = contig ? loop.slots.contig : loop.slots.strided;
-    const int status = RunElementwise(fn, ctx, args, n, steps, nargs_);
-    if (status != 0) ThrowLoopStatus(status, *this);
+    internal::CheckStatus(RunElementwise(internal::ElementwiseSlot(loop.slots, contig), ctx, args,
+                                         n, steps, nargs_),
+                          ctx.ufunc_name);
   };
   if (!buffered) {
     it.ForEachInner([&](char* const* ptrs, int64_t n, const int64_t* steps) {
@@ -455,19 +447,11 @@ void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
           from_loop[k](bufs[k].get(), item[k], dst, steps[k], m);
           continue;
         }
-        const char* mask = ptrs[mask_k] + start * steps[mask_k];
-        const int64_t ms = steps[mask_k];
-        for (int64_t i = 0; i < m;) {
-          if (!mask[i * ms]) {
-            ++i;
-            continue;
-          }
-          int64_t j = i + 1;
-          while (j < m && mask[j * ms]) ++j;
-          from_loop[k](bufs[k].get() + i * item[k], item[k],
-                       dst + i * steps[k], steps[k], j - i);
-          i = j;
-        }
+        internal::ForEachTrueRun(ptrs[mask_k] + start * steps[mask_k], steps[mask_k], m,
+                                 [&](int64_t i, int64_t j) {
+                                   from_loop[k](bufs[k].get() + i * item[k], item[k],
+                                                dst + i * steps[k], steps[k], j - i);
+                                 });
       }
     }
   });
@@ -521,6 +505,28 @@ Array Ufunc::operator()(const ArrayView& a) const {
 Array Ufunc::operator()(const ArrayView& a, const ArrayView& b) const {
   const ArrayView in[2] = {a, b};
   return (*this)(std::span<const ArrayView>(in))[0];
+}
+
+// --------------------------------------------------------------------- outer
+
+std::array<ArrayView, 2> Ufunc::OuterInputs(const ArrayView& a, const ArrayView& b) const {
+  CheckBinaryMethod("outer");
+  ArrayView left = a;
+  left.shape.insert(left.shape.end(), static_cast<size_t>(b.ndim()), 1);
+  left.strides.insert(left.strides.end(), static_cast<size_t>(b.ndim()), 0);
+  return {left, b};
+}
+
+std::vector<Array> Ufunc::Outer(const ArrayView& a, const ArrayView& b,
+                                const CallOptions& opt) const {
+  const auto in = OuterInputs(a, b);
+  return (*this)(std::span<const ArrayView>(in), opt);
+}
+
+void Ufunc::OuterInto(const ArrayView& a, const ArrayView& b, std::span<const ArrayView> outputs,
+                      const CallOptions& opt) const {
+  const auto in = OuterInputs(a, b);
+  CallInto(std::span<const ArrayView>(in), outputs, opt);
 }
 
 }  // namespace ufuncx

@@ -16,6 +16,12 @@ int NormalizeAxis(int64_t axis, int ndim) {
   return static_cast<int>(axis < 0 ? axis + ndim : axis);
 }
 
+std::string ListString(const std::vector<int64_t>& v) {
+  std::string r = "[";
+  for (size_t i = 0; i < v.size(); ++i) r += (i ? ", " : "") + std::to_string(v[i]);
+  return r + "]";
+}
+
 std::string ShapeString(const Shape& s) {
   std::string r = "(";
   for (size_t i = 0; i < s.size(); ++i) {
@@ -49,6 +55,13 @@ Shape BroadcastShapes(std::span<const Shape* const> shapes) {
       throw ValueError(msg);
     }
   }
+  return out;
+}
+
+ArrayView BroadcastTo(const ArrayView& v, const Shape& shape) {
+  ArrayView out = v;
+  out.strides = BroadcastStrides(v, shape);
+  out.shape = shape;
   return out;
 }
 

@@ -16,12 +16,16 @@ namespace ufuncx::internal {
 // NumPy's broadcasting of shapes; throws ValueError naming the shapes.
 Shape BroadcastShapes(std::span<const Shape* const> shapes);
 std::string ShapeString(const Shape& s);
+// A list of ints as Python prints one: [2, 3].
+std::string ListString(const std::vector<int64_t>& v);
 // An axis in [-ndim, ndim) as a non-negative one; NumPy's AxisError else.
 int NormalizeAxis(int64_t axis, int ndim);
 
 // Strides of `v` seen as an array of `shape` (zero on broadcast dims).
 // Throws ValueError when v does not broadcast to shape.
 Strides BroadcastStrides(const ArrayView& v, const Shape& shape);
+// v seen as an array of `shape` (NumPy's broadcast_to); throws as above.
+ArrayView BroadcastTo(const ArrayView& v, const Shape& shape);
 
 class StridedIteration {
  public:

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "cast.h"
@@ -84,10 +85,9 @@ void CheckIntFits(const WeakScalar& w, DType t) {
 // A 0-d array of type t holding the scalar, converted as NumPy converts a
 // Python number (an int into a float type through double, as Python's
 // float() does). `truth`: the scalar's truth value instead (logical loops).
-Array Materialize(const WeakScalar& w, DType t, bool truth = false) {
-  Array a(t, {});
+void Materialize(const WeakScalar& w, DType t, char* dst, bool truth = false) {
   auto from = [&](DType src, const void* value) {
-    internal::GetCast(src, t)(static_cast<const char*>(value), 0, a.data(), 0, 1);
+    internal::GetCast(src, t)(static_cast<const char*>(value), 0, dst, 0, 1);
   };
   if (truth) {
     const bool b = w.kind == WeakScalar::Kind::kInt ? (w.huge || w.magnitude != 0)
@@ -110,7 +110,14 @@ Array Materialize(const WeakScalar& w, DType t, bool truth = false) {
     }
     from(DType::kFloat64, &w.real);
   }
-  return a;
+}
+
+// A 0-d view of one element at p.
+ArrayView Scalar(DType t, char* p) {
+  ArrayView v;
+  v.data = p;
+  v.dtype = t;
+  return v;
 }
 
 // The dtype NEP 50 gives a weak scalar beside the strong operands' type.
@@ -331,8 +338,10 @@ PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
     return in.weak && in.weak->kind == WeakScalar::Kind::kInt;
   });
   std::vector<bool> deferred(inputs.size(), false);
-  std::vector<int> scalar_of(inputs.size(), -1);
   call.inputs.reserve(inputs.size());
+  if (std::any_of(inputs.begin(), inputs.end(), [](const CallInput& in) { return in.weak; })) {
+    call.scalars.resize(inputs.size());
+  }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].weak) {
       call.inputs.push_back(inputs[i].array);
@@ -342,9 +351,13 @@ PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
     const DType t = WeakType(*inputs[i].weak, strong, traits_.comparison, ints_only, &def);
     deferred[i] = def;
     // A deferred int plans as a zero of its type; its value comes later.
-    call.scalars.push_back(def ? Array::Zeros(t, {}) : Materialize(*inputs[i].weak, t));
-    scalar_of[i] = static_cast<int>(call.scalars.size() - 1);
-    call.inputs.push_back(call.scalars.back().view());
+    char* box = call.scalars[i].bytes;
+    if (def) {
+      std::memset(box, 0, sizeof(call.scalars[i].bytes));
+    } else {
+      Materialize(*inputs[i].weak, t, box);
+    }
+    call.inputs.push_back(Scalar(t, box));
   }
   // gufunc axes=: the core dims moved to the end, as views.
   std::vector<std::vector<int64_t>> axes;
@@ -368,16 +381,18 @@ PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
   // keepdims: the first input's first core axis, kept as size 1 in outputs.
   const bool keep = moved && opt.keepdims && !axes[0].empty();
   const int64_t keep_axis = keep ? axes[0][0] : 0;
-  std::vector<ArrayView> given(static_cast<size_t>(nout_));
+  std::vector<ArrayView> given(moved ? static_cast<size_t>(nout_) : 0);
   std::vector<const ArrayView*> given_ptrs(static_cast<size_t>(nout_), nullptr);
-  for (size_t o = 0; o < given.size() && o < outputs.size(); ++o) {
+  for (size_t o = 0; o < given_ptrs.size() && o < outputs.size(); ++o) {
     if (!outputs[o]) continue;
-    if (moved) {
-      int nd = outputs[o]->ndim();
-      if (keep) call.squeeze[o] = internal::NormalizeAxis(keep_axis, nd--);
-      const auto& ax = axes[static_cast<size_t>(nin_) + o];
-      if (!ax.empty()) call.perm[o] = MoveToEnd(ax, nd, nin_ + static_cast<int>(o));
+    if (!moved) {  // the caller's array is the loop's
+      given_ptrs[o] = outputs[o];
+      continue;
     }
+    int nd = outputs[o]->ndim();
+    if (keep) call.squeeze[o] = internal::NormalizeAxis(keep_axis, nd--);
+    const auto& ax = axes[static_cast<size_t>(nin_) + o];
+    if (!ax.empty()) call.perm[o] = MoveToEnd(ax, nd, nin_ + static_cast<int>(o));
     given[o] = call.LoopView(static_cast<int>(o), *outputs[o]);
     given_ptrs[o] = &given[o];
   }
@@ -395,9 +410,9 @@ PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
   // Deferred weak ints take the loop's input type (NumPy's check).
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!deferred[i]) continue;
-    Array& s = call.scalars[static_cast<size_t>(scalar_of[i])];
-    s = Materialize(*inputs[i].weak, call.plan.loop->types[i], traits_.logical);
-    call.inputs[i] = s.view();
+    const DType t = call.plan.loop->types[i];
+    Materialize(*inputs[i].weak, t, call.scalars[i].bytes, traits_.logical);
+    call.inputs[i] = Scalar(t, call.scalars[i].bytes);
   }
   // New results: C order, order= for elementwise ones, the caller's axes
   // for gufunc outputs (their loop view is C-ordered).
@@ -408,8 +423,8 @@ PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
     PreparedCall::NewOutput out{call.plan.loop->types[static_cast<size_t>(nin_ + o)],
                                 call.plan.OutShape(o), {}};
     const int nd = static_cast<int>(out.shape.size());
-    for (int k = nd - 1; k >= 0; --k) out.inner_first.push_back(k);
     if (moved) {
+      out.inner_first.resize(static_cast<size_t>(nd));
       const auto& ax = axes[static_cast<size_t>(nin_ + o)];
       auto& perm = call.perm[static_cast<size_t>(o)];
       if (!ax.empty()) perm = MoveToEnd(ax, nd, nin_ + o);

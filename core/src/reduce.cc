@@ -1,62 +1,29 @@
-// The reduce family of binary ufuncs: reduce, accumulate, reduceat and
-// outer, with NumPy 2.x semantics (type resolution, identities, initial=,
-// where=, keepdims, out= with unsafe casting, error classes and messages).
-//
-// Every element-level loop here is a loop slot of the resolved Loop: the
-// `reduce` slot when the innermost dim is reduced (NumPy's binary-reduce
-// call, pairwise for float add), the elementwise slots when it is not
-// (column sums run across columns, vectorised), and the `accumulate` slot
-// for running values along a line. This file only walks dims.
+// The reduce family of binary ufuncs: reduce, accumulate and reduceat with
+// NumPy 2.x semantics. Each method plans once (ReducePlan: the loop, the
+// reduced axes, the result shape), checking its arguments in NumPy's order;
+// running a plan checks out=, where= and initial= before anything is
+// written, sets up the accumulator (identities, initial=, out= of another
+// dtype) and hands the dims to the loop machinery in reduce_loops.cc.
 #include <algorithm>
-#include <atomic>
 #include <cstring>
-#include <memory>
 
 #include "cast.h"
 #include "iterator.h"
+#include "loop_calls.h"
+#include "reduce_loops.h"
 #include "ufuncx/error.h"
 #include "ufuncx/ufunc.h"
-#include "workers.h"
 
 namespace ufuncx {
 namespace {
 
-constexpr int64_t kBufferElems = 8192;
-
-std::string DTypeRepr(DType t) { return std::string("dtype('") + Name(t) + "')"; }
-
-void CheckStatus(int status) {
-  if (status == 0) return;
-  if (status == kLoopNegativeIntPower) {
-    throw ValueError("Integers to negative integer powers are not allowed.");
-  }
-  throw ValueError("ufunc loop failed with status " + std::to_string(status));
-}
-
-// The view with dim `axis` restricted to [start, start + count).
-ArrayView Slice(const ArrayView& v, int axis, int64_t start, int64_t count) {
-  ArrayView s = v;
-  s.data += start * v.strides[static_cast<size_t>(axis)];
-  s.shape[static_cast<size_t>(axis)] = count;
-  return s;
-}
-
-// The view without dim `axis` (at index `index` along it).
-ArrayView Drop(const ArrayView& v, int axis, int64_t index) {
-  ArrayView s = v;
-  s.data += index * v.strides[static_cast<size_t>(axis)];
-  s.shape.erase(s.shape.begin() + axis);
-  s.strides.erase(s.strides.begin() + axis);
-  return s;
-}
-
-bool SameLayout(const ArrayView& a, const ArrayView& b) {
-  return a.data == b.data && a.dtype == b.dtype && a.shape == b.shape && a.strides == b.strides;
-}
+using internal::DTypeRepr;
+using internal::Slice;
+using internal::SpreadOver;
 
 // A view of `r` (the result, reduced dims removed unless keepdims) shaped
-// like the operand with size-1 reduced dims, and the same view broadcast
-// over `full` (stride 0 along reduced dims): the accumulator operand.
+// like the operand with size-1 reduced dims: the accumulator, which
+// SpreadOver then shows over the operand's shape.
 ArrayView KeptDims(const ArrayView& r, const std::vector<bool>& reduced, bool keepdims) {
   if (keepdims) return r;
   ArrayView k = r;
@@ -75,63 +42,6 @@ ArrayView KeptDims(const ArrayView& r, const std::vector<bool>& reduced, bool ke
   }
   return k;
 }
-
-ArrayView Broadcast(const ArrayView& kept, const Shape& full) {
-  ArrayView b = kept;
-  b.shape = full;
-  for (size_t d = 0; d < full.size(); ++d) {
-    if (kept.shape[d] == 1) b.strides[d] = 0;
-  }
-  return b;
-}
-
-namespace {
-
-// Reductions reading at least this many bytes split over two threads, in
-// this many pieces along the operand's first dim (claimed as the threads
-// free up, so a busy core slows the call down rather than stalling it).
-// With the pool's helper awake (workers.cc), float32 maximum.reduce
-// measured 0.87x NumPy's time at 2.2 MB, 0.69-0.76x at 4 MB and 0.54x at
-// 40 MB; one thread, 1.03-1.11x from 1.6 to 4 MB.
-constexpr int64_t kThreadedMinBytes = int64_t{2} << 20;
-constexpr int64_t kThreadedPieces = 16;
-// Rows handed to the rows slot per call (ReduceLoops).
-constexpr int64_t kRowsBatch = 256;
-// A reduction over dim 0 whose order must stay splits a kept dim at least
-// this long in halves instead.
-constexpr int64_t kSplitColumnsMin = 64;
-
-// Two-thread integer scans (ThreadedScan): the operand and result bytes
-// above which a scan streams from memory, and the share of the elements the
-// first thread then scans.
-constexpr int64_t kScanCacheBytes = int64_t{32} << 20;
-constexpr int64_t kScanHeadPercent = 60;
-
-// Whether a reduction of loop type t, split into partial results that are
-// then combined in order, gives the one-thread result bit for bit: the
-// table's exact_split says so (selections on every type; wrapping integer
-// arithmetic and logic, which are associative, on bool and integers; never
-// float add or multiply, whose results depend on the order).
-bool SplitsExactly(const UfuncTraits& traits, DType t) {
-  const Kind k = KindOf(t);
-  switch (traits.exact_split) {
-    case UfuncTraits::ExactSplit::kAll: return true;
-    case UfuncTraits::ExactSplit::kIntegers:
-      return k == Kind::kBool || k == Kind::kSigned || k == Kind::kUnsigned;
-    case UfuncTraits::ExactSplit::kNever: break;
-  }
-  return false;
-}
-
-// Whether the slices of v along dim 0 are disjoint: its dim-0 step passes
-// over everything one slice spans.
-bool DisjointAlongDim0(const ArrayView& v) {
-  int64_t span = static_cast<int64_t>(v.itemsize());
-  for (size_t d = 1; d < v.shape.size(); ++d) span += std::llabs(v.strides[d]) * (v.shape[d] - 1);
-  return std::llabs(v.strides[0]) >= span;
-}
-
-}  // namespace
 
 // Writes a ufunc's identity, converted to `acc`'s dtype, into every
 // element of acc.
@@ -165,42 +75,95 @@ std::vector<bool> ReducedAxes(int nd, const std::optional<std::vector<int64_t>>&
   return reduced;
 }
 
-}  // namespace
-
-Shape Ufunc::ReduceShape(const ArrayView& a, const ReduceOptions& opt) const {
-  CheckBinaryMethod("reduce");
-  const std::vector<bool> reduced = ReducedAxes(a.ndim(), opt.axis);
-  Shape r;
-  for (int d = 0; d < a.ndim(); ++d) {
-    if (!reduced[static_cast<size_t>(d)]) r.push_back(a.shape[static_cast<size_t>(d)]);
-    else if (opt.keepdims) r.push_back(1);
+// The loop a reduce-like method uses: NumPy's rules for dtype=, out= and
+// the add/multiply integer widening (reduce_widen). Its types[0] is the
+// accumulator type.
+const Loop& ResolveReduceLoop(const Ufunc& u, const char* method, DType in,
+                              std::optional<DType> dtype, std::optional<DType> out) {
+  const bool same_operands = std::string(method) != "reduce";
+  std::optional<DType> sig0 = dtype;
+  // NumPy: add and multiply over bool and narrow ints accumulate in the
+  // platform integer unless dtype= or out= says otherwise (reduce_widen).
+  if (!sig0 && !out && u.traits().reduce_widen &&
+      (in == DType::kBool || IsInteger(in)) && ItemSize(in) < 8) {
+    sig0 = KindOf(in) == Kind::kUnsigned ? DType::kUInt64 : DType::kInt64;
   }
-  return r;
-}
-
-Shape Ufunc::AccumulateShape(const ArrayView& a, int64_t axis) const {
-  CheckBinaryMethod("accumulate");
-  if (a.ndim() == 0) throw TypeError("cannot accumulate on a scalar");
-  internal::NormalizeAxis(axis, a.ndim());
-  return a.shape;
-}
-
-Shape Ufunc::ReduceatShape(const ArrayView& a, std::span<const int64_t> indices,
-                           int64_t axis) const {
-  CheckBinaryMethod("reduceat");
-  if (a.ndim() == 0) throw TypeError("cannot reduceat on a scalar");
-  const int ax = internal::NormalizeAxis(axis, a.ndim());
-  const int64_t n = a.shape[static_cast<size_t>(ax)];
-  for (int64_t v : indices) {
-    if (v < 0 || v >= n) {
-      throw IndexError("index " + std::to_string(v) + " out-of-bounds in " + name_ +
-                       ".reduceat [0, " + std::to_string(n) + ")");
+  CallOptions opt;
+  opt.casting = Casting::kUnsafe;
+  // NumPy's logical ufuncs promote every operand to bool.
+  const bool logical = u.IsLogical();
+  if (logical && !sig0) {
+    opt.signature.assign(3, DType::kBool);
+  } else if (sig0) {
+    // dtype= (or the widened add/multiply type) is every operand's when the
+    // ufunc has that loop (NumPy's uniform resolver, and its bool loops for
+    // comparisons and logic with dtype=bool). Otherwise (ldexp) it fixes the
+    // accumulator only, and the operand must cast to its slot safely.
+    const bool uniform = std::any_of(u.loops().begin(), u.loops().end(), [&](const Loop& l) {
+      return std::all_of(l.types.begin(), l.types.end(), [&](DType t) { return t == *sig0; });
+    });
+    if (uniform) {
+      opt.signature = {sig0, sig0, sig0};
+    } else {
+      opt.signature = {sig0, std::nullopt, sig0};
+      opt.casting = Casting::kSafe;
     }
   }
-  Shape r = a.shape;
-  r[static_cast<size_t>(ax)] = static_cast<int64_t>(indices.size());
-  return r;
+  // The first operand is the accumulator: a fixed type stands for it.
+  DType ins[2] = {sig0.value_or(out.value_or(in)), in};
+  const Loop* loop = &u.ResolveLoop(ins, opt);
+  if (loop->types[0] != loop->types[2] && !sig0) {
+    // The loop found is not reduce-compatible: NumPy forces its output type
+    // on the first operand and searches again (comparisons fail here).
+    CallOptions again;
+    again.casting = Casting::kSafe;
+    again.signature = {loop->types[2], std::nullopt, std::nullopt};
+    ins[0] = loop->types[2];
+    try {
+      loop = &u.ResolveLoop(ins, again);
+    } catch (const TypeError&) {
+      throw TypeError("No loop matching the specified signature and casting was found for ufunc " +
+                      u.name());
+    }
+  }
+  if (loop->types[0] != loop->types[2] || (same_operands && loop->types[0] != loop->types[1])) {
+    throw TypeError("the resolved dtypes are not compatible with " + u.name() + "." + method +
+                    ". Resolved (" + DTypeRepr(loop->types[0]) + ", " +
+                    DTypeRepr(loop->types[1]) + ", " + DTypeRepr(loop->types[2]) + ")");
+  }
+  return *loop;
 }
+
+// Accumulate and reduceat run on the operand in the loop's type, into out
+// itself when it has that type and the loop may write it (no overlap, or
+// exactly in place when `inplace_ok`), else into a new array copied into
+// out at the end.
+struct LoopOperands {
+  ArrayView in, res;
+  Array in_copy, res_own;
+};
+
+LoopOperands InLoopType(const Loop& loop, const ArrayView& a, const ArrayView& out,
+                        bool inplace_ok) {
+  LoopOperands p;
+  const DType t = loop.types[0];
+  p.in = a;
+  if (a.dtype != t) {
+    p.in_copy = Array(t, a.shape);
+    CopyInto(p.in_copy.view(), a);
+    p.in = p.in_copy.view();
+  }
+  if (out.dtype == t &&
+      (!MayShareMemory(out, p.in) || (inplace_ok && internal::SameLayout(out, p.in)))) {
+    p.res = out;
+  } else {
+    p.res_own = Array(t, out.shape);
+    p.res = p.res_own.view();
+  }
+  return p;
+}
+
+}  // namespace
 
 void Ufunc::CheckBinaryMethod(const char* method) const {
   const std::string m = method;
@@ -221,330 +184,42 @@ void Ufunc::CheckBinaryMethod(const char* method) const {
   }
 }
 
-const Loop& Ufunc::ResolveReduceLoop(const char* method, DType in, std::optional<DType> dtype,
-                                     std::optional<DType> out) const {
-  CheckBinaryMethod(method);
-  const bool uniform = std::string(method) != "reduce";
-  std::optional<DType> sig0 = dtype;
-  // NumPy: add and multiply over bool and narrow ints accumulate in the
-  // platform integer unless dtype= or out= says otherwise (reduce_widen).
-  if (!sig0 && !out && traits_.reduce_widen &&
-      (in == DType::kBool || IsInteger(in)) && ItemSize(in) < 8) {
-    sig0 = KindOf(in) == Kind::kUnsigned ? DType::kUInt64 : DType::kInt64;
-  }
-  CallOptions opt;
-  opt.casting = Casting::kUnsafe;
-  // NumPy's logical ufuncs promote every operand to bool.
-  const bool logical = IsLogical();
-  if (logical && !sig0) {
-    opt.signature.assign(3, DType::kBool);
-  } else if (sig0) {
-    // dtype= (or the widened add/multiply type) is every operand's when the
-    // ufunc has that loop (NumPy's uniform resolver, and its bool loops for
-    // comparisons and logic with dtype=bool). Otherwise (ldexp) it fixes the
-    // accumulator only, and the operand must cast to its slot safely.
-    const bool uniform = std::any_of(loops().begin(), loops().end(), [&](const Loop& l) {
-      return std::all_of(l.types.begin(), l.types.end(), [&](DType t) { return t == *sig0; });
-    });
-    if (uniform) {
-      opt.signature = {sig0, sig0, sig0};
-    } else {
-      opt.signature = {sig0, std::nullopt, sig0};
-      opt.casting = Casting::kSafe;
-    }
-  }
-  // The first operand is the accumulator: a fixed type stands for it.
-  DType ins[2] = {sig0.value_or(out.value_or(in)), in};
-  const Loop* loop = &ResolveLoop(ins, opt);
-  if (loop->types[0] != loop->types[2] && !sig0) {
-    // The loop found is not reduce-compatible: NumPy forces its output type
-    // on the first operand and searches again (comparisons fail here).
-    CallOptions again;
-    again.casting = Casting::kSafe;
-    again.signature = {loop->types[2], std::nullopt, std::nullopt};
-    ins[0] = loop->types[2];
-    try {
-      loop = &ResolveLoop(ins, again);
-    } catch (const TypeError&) {
-      throw TypeError("No loop matching the specified signature and casting was found for ufunc " +
-                      name_);
-    }
-  }
-  if (loop->types[0] != loop->types[2] || (uniform && loop->types[0] != loop->types[1])) {
-    throw TypeError("the resolved dtypes are not compatible with " + name_ + "." + method +
-                    ". Resolved (" + DTypeRepr(loop->types[0]) + ", " +
-                    DTypeRepr(loop->types[1]) + ", " + DTypeRepr(loop->types[2]) + ")");
-  }
-  return *loop;
-}
+// ------------------------------------------------------------------ reduce
 
-// Combines every element of `in` into `acc` (in's shape; stride 0 along the
-// reduced dims), masked by `where` (bool, broadcast to in) when given.
-void Ufunc::ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView& in,
-                        const ArrayView* where) const {
-  const DType t = loop.types[0];
-  const int64_t item = static_cast<int64_t>(ItemSize(t));
-  const int64_t item1 = static_cast<int64_t>(ItemSize(loop.types[1]));
-  const bool cast = in.dtype != loop.types[1];
-  const bool chunked = cast;
-  const LoopContext ctx{name_.c_str()};
-  internal::CastFn to_loop = cast ? internal::GetCast(in.dtype, loop.types[1]) : nullptr;
-  std::unique_ptr<char[]> buf(cast ? new char[static_cast<size_t>(kBufferElems * item1)] : nullptr);
-  // One loop call: the reduce slot when acc does not move, the elementwise
-  // slots (in place, acc = op(acc, in)) when it does.
-  auto call = [&](char* a, int64_t sa, const char* src, int64_t step, int64_t c) {
-    char* args[3] = {a, const_cast<char*>(src), a};
-    const int64_t steps[3] = {sa, step, sa};
-    LoopFn fn;
-    if (sa == 0) {
-      fn = step == item1 && loop.slots.reduce_contig ? loop.slots.reduce_contig
-           : loop.slots.reduce                       ? loop.slots.reduce
-                                                     : loop.slots.strided;
-    } else {
-      fn = loop.slots.contig && sa == item && step == item1 ? loop.slots.contig
-                                                            : loop.slots.strided;
-    }
-    CheckStatus(fn(ctx, args, &c, steps, nullptr));
-  };
-  // One run of m elements, through bounded buffers when a cast is needed.
-  auto run = [&](char* accp, int64_t sa, const char* inp, int64_t si, int64_t m) {
-    if (!chunked) return call(accp, sa, inp, si, m);
-    for (int64_t start = 0; start < m; start += kBufferElems) {
-      const int64_t c = std::min(kBufferElems, m - start);
-      const char* src = inp + start * si;
-      int64_t step = si;
-      if (cast) {
-        to_loop(src, si, buf.get(), item1, c);
-        src = buf.get();
-        step = item1;
-      }
-      call(accp + start * sa, sa, src, step, c);
-    }
-  };
-  if (in.size() == 0) return;
-  if (in.ndim() == 1 && !where) {  // the common 1-D case, no iterator
-    run(acc.data, acc.strides[0], in.data, in.strides[0], in.shape[0]);
-    return;
+ReducePlan Ufunc::PlanReduce(const ArrayView& a, const ReduceOptions& opt,
+                             std::optional<DType> out) const {
+  CheckBinaryMethod("reduce");
+  ReducePlan plan;
+  plan.reduced = ReducedAxes(a.ndim(), opt.axis);
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (!plan.reduced[static_cast<size_t>(d)]) plan.shape.push_back(a.shape[static_cast<size_t>(d)]);
+    else if (opt.keepdims) plan.shape.push_back(1);
   }
-  std::vector<ArrayView> ops = {in};
-  if (where) ops.push_back(*where);
-  ops.push_back(acc);
-  const internal::StridedIteration it(ops, in.shape, /*flip_negative=*/false);
-  const size_t ka = ops.size() - 1;
-  // Blocks reduced into one element that do not form one run (a strided
-  // view reduced over several dims): NumPy's buffered iterator hands each
-  // block to the loop as one buffer, in iteration order. Same here, for
-  // blocks that fit its buffer.
-  const Shape& sh = it.shape();
-  const auto& st = it.strides();
-  const int nd = static_cast<int>(sh.size());
-  int r = 0;
-  int64_t block = 1;
-  while (!where && r < nd && st[ka][static_cast<size_t>(nd - 1 - r)] == 0) {
-    block *= sh[static_cast<size_t>(nd - 1 - r)];
-    ++r;
-  }
-  if (r >= 2 && block <= kBufferElems) {
-    internal::CastFn copy = internal::GetCast(in.dtype, loop.types[1]);
-    std::unique_ptr<char[]> gathered(new char[static_cast<size_t>(block * item1)]);
-    const int outer = nd - r;
-    // Copies one block's rows, innermost dim fastest.
-    auto gather = [&](const char* p0) {
-      std::vector<int64_t> bi(static_cast<size_t>(r), 0);
-      int64_t filled = 0;
-      const int64_t inner = sh[static_cast<size_t>(nd - 1)], sin = st[0][static_cast<size_t>(nd - 1)];
-      while (true) {
-        const char* p = p0;
-        for (int q = 1; q < r; ++q) p += bi[static_cast<size_t>(q)] * st[0][static_cast<size_t>(nd - 1 - q)];
-        copy(p, sin, gathered.get() + filled * item1, item1, inner);
-        filled += inner;
-        int q = 1;
-        for (; q < r; ++q) {
-          if (++bi[static_cast<size_t>(q)] < sh[static_cast<size_t>(nd - 1 - q)]) break;
-          bi[static_cast<size_t>(q)] = 0;
-        }
-        if (q == r) break;
-      }
-    };
-    // The kept positions, in order: one buffer and one loop call each.
-    std::vector<int64_t> idx(static_cast<size_t>(outer), 0);
-    while (true) {
-      int64_t off_in = 0, off_acc = 0;
-      for (int q = 0; q < outer; ++q) {
-        off_in += idx[static_cast<size_t>(q)] * st[0][static_cast<size_t>(q)];
-        off_acc += idx[static_cast<size_t>(q)] * st[ka][static_cast<size_t>(q)];
-      }
-      gather(it.base(0) + off_in);
-      call(it.base(static_cast<int>(ka)) + off_acc, 0, gathered.get(), item1, block);
-      int q = outer - 1;
-      for (; q >= 0; --q) {
-        if (++idx[static_cast<size_t>(q)] < sh[static_cast<size_t>(q)]) break;
-        idx[static_cast<size_t>(q)] = 0;
-      }
-      if (q < 0) break;
-    }
-    return;
-  }
-  if (!where && !cast && nd == 2 && loop.slots.rows && st[ka][0] == 0 && st[ka][1] == item &&
-      st[0][1] == item1) {
-    // Rows of the operand combined, in order, into one contiguous result
-    // row (a C-ordered axis-0 reduction): the rows slot takes a batch of
-    // rows a call, not one (1000x1000 float32 add.reduce over axis 0 on
-    // two threads: 0.085-0.093 ms a row at a time, 0.062-0.067 ms so).
-    int64_t dst[kRowsBatch] = {}, src[kRowsBatch];
-    const int64_t rows = sh[0], dims[2] = {0, sh[1]};
-    for (int64_t start = 0; start < rows; start += kRowsBatch) {
-      const int64_t count = std::min(kRowsBatch, rows - start);
-      for (int64_t i = 0; i < count; ++i) src[i] = (start + i) * st[0][0];
-      char* args[4] = {it.base(static_cast<int>(ka)), reinterpret_cast<char*>(dst),
-                       it.base(0), reinterpret_cast<char*>(src)};
-      const int64_t batch[2] = {count, dims[1]}, steps[4] = {0, 8, 0, 8};
-      CheckStatus(loop.slots.rows(ctx, args, batch, steps, nullptr));
-    }
-    return;
-  }
-  it.ForEachInner([&](char* const* p, int64_t n, const int64_t* s) {
-    if (!where) {
-      run(p[ka], s[ka], p[0], s[0], n);
-      return;
-    }
-    const char* mask = p[1];
-    for (int64_t i = 0; i < n;) {  // runs of true mask values, as NumPy's masked loops
-      if (!mask[i * s[1]]) {
-        ++i;
-        continue;
-      }
-      int64_t j = i + 1;
-      while (j < n && mask[j * s[1]]) ++j;
-      run(p[ka] + i * s[ka], s[ka], p[0] + i * s[0], s[0], j - i);
-      i = j;
-    }
-  });
-}
-
-// ReduceLoops without a mask, over two threads when the operand is large
-// and the split leaves the result unchanged bit for bit:
-// - dim 0 kept (a row-wise reduction): the threads take disjoint pieces of
-//   it, each a one-thread reduction of its own outputs (any ufunc);
-// - dim 0 the only one reduced (a 1-D or column-wise reduction) and the
-//   ufunc SplitsExactly: each piece but the first reduces into a partial
-//   result that starts at its first row; the first reduces into acc; the
-//   partials are then combined into acc in order.
-// Otherwise one thread.
-void Ufunc::ReduceLoopsThreaded(const Loop& loop, const ArrayView& acc, const ArrayView& in) const {
-  const int64_t rows = in.ndim() > 0 ? in.shape[0] : 0;
-  const bool large = internal::Cores() >= 2 && rows >= 2 && in.dtype == loop.types[1] &&
-                     in.size() * static_cast<int64_t>(in.itemsize()) >= kThreadedMinBytes;
-  if (!large) return ReduceLoops(loop, acc, in, nullptr);
-  const DType t = loop.types[0];
-  if (in.ndim() == 1 && acc.strides[0] == 0 && in.shape[0] > 128 &&
-      (traits_.pairwise_types >> static_cast<int>(t) & 1) &&
-      (t == DType::kFloat32 || t == DType::kFloat64) && loop.types[1] == t && loop.types[2] == t) {
-    // NumPy's pairwise sum of a long run first splits it in two at a
-    // multiple of 8 (n2 below). Each thread sums one half from -0.0 (which
-    // adds nothing, -0.0 included), and acc + (left + right) is then the
-    // one-thread result bit for bit.
-    const int64_t n = in.shape[0], si = in.strides[0];
-    const int64_t n2 = n / 2 - (n / 2) % 8;
-    alignas(16) char part[2][16];
-    for (char* q : {part[0], part[1]}) {
-      if (t == DType::kFloat32) {
-        const float z = -0.0f;
-        std::memcpy(q, &z, sizeof z);
-      } else {
-        const double z = -0.0;
-        std::memcpy(q, &z, sizeof z);
-      }
-    }
-    const LoopContext ctx{name_.c_str()};
-    const LoopFn sum = si == static_cast<int64_t>(ItemSize(t)) && loop.slots.reduce_contig
-                           ? loop.slots.reduce_contig
-                           : loop.slots.reduce;
-    internal::RunWorkers(2, [&](int w) {
-      char* args[3] = {part[w], in.data + (w == 0 ? 0 : n2 * si), part[w]};
-      const int64_t steps[3] = {0, si, 0}, len = w == 0 ? n2 : n - n2;
-      CheckStatus(sum(ctx, args, &len, steps, nullptr));
-    });
-    const int64_t one = 1, steps[3] = {0, 0, 0};
-    char* halves[3] = {part[0], part[1], part[0]};
-    CheckStatus(loop.slots.strided(ctx, halves, &one, steps, nullptr));
-    char* total[3] = {acc.data, part[0], acc.data};
-    CheckStatus(loop.slots.strided(ctx, total, &one, steps, nullptr));
-    return;
-  }
-  bool rest_kept = true;
-  for (size_t d = 1; d < acc.shape.size(); ++d) rest_kept &= acc.strides[d] != 0 || acc.shape[d] == 1;
-  const bool rowwise = acc.strides[0] != 0 && DisjointAlongDim0(acc);
-  const bool partials = acc.strides[0] == 0 && rest_kept && loop.types[0] == loop.types[1] &&
-                        SplitsExactly(traits_, loop.types[0]);
-  // Dim 0 reduced in an order that must stay (float add), a long dim
-  // kept: halves of the longest kept dim, each reduced whole on its own
-  // thread, so every result element sees its inputs in the one-thread
-  // order. (Where partial results are allowed they measured faster:
-  // 1000x1000 float maximum.reduce over axis 0, 0.086-0.093 ms (float32)
-  // and 0.136-0.139 ms (float64) against 0.096-0.098 and 0.157-0.278.)
-  int64_t split = 0;
-  for (size_t d = 1; !rowwise && !partials && d < acc.shape.size(); ++d) {
-    if (acc.strides[d] != 0 && acc.shape[d] >= kSplitColumnsMin &&
-        (split == 0 || acc.shape[d] > acc.shape[static_cast<size_t>(split)])) {
-      split = static_cast<int64_t>(d);
-    }
-  }
-  if (split != 0) {
-    const int d = static_cast<int>(split);
-    const int64_t cols = acc.shape[static_cast<size_t>(d)];
-    const int64_t half = (cols / 2 + 15) / 16 * 16;  // cache-line multiples of the results
-    internal::RunWorkers(2, [&](int w) {
-      const int64_t start = w == 0 ? 0 : half, count = w == 0 ? half : cols - half;
-      ReduceLoops(loop, Slice(acc, d, start, count), Slice(in, d, start, count), nullptr);
-    });
-    return;
-  }
-  if (!rowwise && !partials) return ReduceLoops(loop, acc, in, nullptr);
-  const int64_t piece = (rows + kThreadedPieces - 1) / kThreadedPieces;
-  const int64_t pieces = (rows + piece - 1) / piece;
-  std::vector<Array> partial(static_cast<size_t>(pieces));
-  std::atomic<int64_t> next{0};
-  internal::RunWorkers(2, [&](int) {
-    for (int64_t k; (k = next.fetch_add(1)) < pieces;) {
-      const int64_t start = k * piece, count = std::min(piece, rows - start);
-      if (rowwise || k == 0) {
-        ReduceLoops(loop, Slice(acc, 0, start, count), Slice(in, 0, start, count), nullptr);
-        continue;
-      }
-      Shape one = in.shape;
-      one[0] = 1;
-      Array& p = partial[static_cast<size_t>(k)];
-      p = Array(loop.types[0], one);
-      CopyInto(p.view(), Slice(in, 0, start, 1));
-      const ArrayView rest = Slice(in, 0, start + 1, count - 1);
-      if (count > 1) ReduceLoops(loop, Broadcast(p.view(), rest.shape), rest, nullptr);
-    }
-  });
-  if (rowwise) return;
-  for (int64_t k = 1; k < pieces; ++k) {
-    ReduceLoops(loop, Slice(acc, 0, 0, 1), partial[static_cast<size_t>(k)].view(), nullptr);
-  }
-}
-
-void Ufunc::ReduceInto(const ArrayView& a, const ArrayView& out, const ReduceOptions& opt) const {
-  ReduceShape(a, opt);
-  const Loop& loop = ResolveReduceLoop("reduce", a.dtype, opt.dtype, out.dtype);
-  ReduceWith(loop, a, &out, nullptr, opt);
+  plan.loop = &ResolveReduceLoop(*this, "reduce", a.dtype, opt.dtype, out);
+  return plan;
 }
 
 Array Ufunc::Reduce(const ArrayView& a, const ReduceOptions& opt) const {
-  ReduceShape(a, opt);
-  const Loop& loop = ResolveReduceLoop("reduce", a.dtype, opt.dtype, std::nullopt);
-  Array result;
-  ReduceWith(loop, a, nullptr, &result, opt);
+  const ReducePlan plan = PlanReduce(a, opt);
+  Array result(plan.dtype(), plan.shape);
+  RunReduce(plan, a, result.view(), opt);
   return result;
 }
 
-void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* out, Array* result,
-                       const ReduceOptions& opt) const {
+void Ufunc::ReduceInto(const ArrayView& a, const ArrayView& out, const ReduceOptions& opt) const {
+  RunReduce(PlanReduce(a, opt, out.dtype), a, out, opt);
+}
+
+void Ufunc::RunReduce(const ReducePlan& plan, const ArrayView& a, const ArrayView& out_view,
+                      const ReduceOptions& opt) const {
   const int nd = a.ndim();
-  const std::vector<bool> reduced = ReducedAxes(nd, opt.axis);
+  const std::vector<bool>& reduced = plan.reduced;
+  if (static_cast<int>(reduced.size()) != nd) {
+    throw ValueError("a reduce plan of " + std::to_string(reduced.size()) +
+                     " dims run on an operand of " + std::to_string(nd));
+  }
+  const Loop& loop = *plan.loop;
+  const ArrayView* out = &out_view;
   const int nreduced = static_cast<int>(std::count(reduced.begin(), reduced.end(), true));
   if (nreduced > 1 && !reorderable_) {
     throw ValueError("reduction operation '" + name_ +
@@ -558,20 +233,15 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
                      "'initial'");
   }
   int64_t count = 1;
-  Shape rshape;
   for (int d = 0; d < nd; ++d) {
-    if (reduced[static_cast<size_t>(d)]) {
-      count *= a.shape[static_cast<size_t>(d)];
-      if (opt.keepdims) rshape.push_back(1);
-    } else {
-      rshape.push_back(a.shape[static_cast<size_t>(d)]);
-    }
+    if (reduced[static_cast<size_t>(d)]) count *= a.shape[static_cast<size_t>(d)];
   }
+  const Shape& rshape = plan.shape;
   if (count == 0 && !has_initial) {
     throw ValueError("zero-size array to reduction operation " + name_ +
                      " which has no identity");
   }
-  if (out) {
+  {
     if (out->ndim() != static_cast<int>(rshape.size())) {
       throw ValueError("output parameter for reduction operation " + name_ +
                        " has the wrong number of dimensions: Found " +
@@ -602,10 +272,10 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
   const DType t = loop.types[0];
   Array own;
   ArrayView r;
-  if (out && !MayShareMemory(*out, a) && !(where && MayShareMemory(*out, *where))) {
+  if (!MayShareMemory(*out, a) && !(where && MayShareMemory(*out, *where))) {
     r = *out;
   } else {
-    own = Array(out ? out->dtype : t, rshape);
+    own = Array(out->dtype, rshape);
     r = own.view();
   }
   if (ShapeSize(rshape) > 0) {
@@ -626,9 +296,9 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
       else FillIdentity(r, identity_);
       to_loop_type();
       if (where) {
-        ReduceLoops(loop, Broadcast(acc, a.shape), a, where);
+        internal::ReduceLoops(*this, loop, SpreadOver(acc, a.shape), a, where);
       } else {
-        ReduceLoopsThreaded(loop, Broadcast(acc, a.shape), a);
+        internal::ReduceLoopsThreaded(*this, loop, SpreadOver(acc, a.shape), a);
       }
     } else if (nreduced <= 1) {
       // No initial value: start from the first element along the axis.
@@ -639,7 +309,7 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
         CopyInto(kept, Slice(a, ax, 0, 1));
         to_loop_type();
         const ArrayView rest = Slice(a, ax, 1, a.shape[static_cast<size_t>(ax)] - 1);
-        ReduceLoopsThreaded(loop, Broadcast(acc, rest.shape), rest);
+        internal::ReduceLoopsThreaded(*this, loop, SpreadOver(acc, rest.shape), rest);
       }
     } else {
       // Several axes, no initial (reorderable ufuncs only): as NumPy, start
@@ -674,299 +344,100 @@ void Ufunc::ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* ou
         mask.strides[static_cast<size_t>(*it)] = stride;
         stride *= mshape[static_cast<size_t>(*it)];
       }
-      ReduceLoops(loop, Broadcast(acc, a.shape), a, &mask);
+      internal::ReduceLoops(*this, loop, SpreadOver(acc, a.shape), a, &mask);
     }
     if (acc_own.data()) CopyInto(kept, acc);
   }
-  if (out && r.data != out->data) CopyInto(*out, r);
-  if (result) *result = own;
+  if (r.data != out->data) CopyInto(*out, r);
 }
 
-// ---------------------------------------------------------------- accumulate
+// -------------------------------------------------------------- accumulate
 
-// Two-thread 1-D scans (see AccumulateWith). The first thread scans a
-// head [0, mid). In cache, the second scans the tail on its own, and then
-// both offset the tail by the head's last value (op(carry, local prefix)).
-// Beyond the cache, that second pass over the tail would cost as much
-// memory traffic as the scan; so the second thread first reduces the head
-// to its total (a read-only pass, which runs ahead of the first thread's
-// scan) and then scans the tail from that total (the accumulate slot's
-// start value). Both then write with streaming stores. (Not in place: the
-// head must be read before the first thread overwrites it.) int64
-// add.accumulate of 1e7 elements into a reused result: 7.5-8.0 ms with
-// the offset pass, 6.1-6.8 ms with the tail offset chunk by chunk in L1,
-// 4.9-5.5 ms so (a head of 55-70% measured alike).
-namespace {
-void ThreadedScan(const char* name, const Loop& loop, const ArrayView& a, const ArrayView& res) {
-  const LoopContext ctx{name};
-  const int64_t n = a.shape[0], si = a.strides[0], so = res.strides[0];
-  const int64_t item = static_cast<int64_t>(ItemSize(loop.types[0]));
-  const bool streaming = 2 * n * item > kScanCacheBytes && !MayShareMemory(a, res);
-  const int64_t mid = streaming ? n * kScanHeadPercent / 100 : n / 2;
-  const LoopFn offset = so == item && loop.slots.contig ? loop.slots.contig : loop.slots.strided;
-  // out[start, start + len) = op(carry, out[start, start + len)).
-  auto shift = [&](const char* carry, int64_t start, int64_t len) {
-    char* out = res.data + start * so;
-    char* args[3] = {const_cast<char*>(carry), out, out};
-    const int64_t steps[3] = {0, so, so};
-    CheckStatus(offset(ctx, args, &len, steps, nullptr));
-  };
-  auto scan = [&](int64_t start, int64_t len) {
-    char* args[2] = {a.data + start * si, res.data + start * so};
-    const int64_t steps[2] = {si, so};
-    CheckStatus(loop.slots.accumulate(ctx, args, &len, steps, nullptr));
-  };
-  internal::RunWorkers(2, [&](int w) {
-    if (w == 0) return scan(0, mid);
-    if (!streaming) return scan(mid, n - mid);
-    alignas(16) char carry[16];
-    std::memcpy(carry, a.data, static_cast<size_t>(item));
-    const LoopFn reduce =
-        si == item && loop.slots.reduce_contig ? loop.slots.reduce_contig : loop.slots.reduce;
-    char* args[3] = {carry, a.data + si, carry};
-    const int64_t steps[3] = {0, si, 0}, len = mid - 1;
-    CheckStatus(reduce(ctx, args, &len, steps, nullptr));
-    char* targs[2] = {a.data + mid * si, res.data + mid * so};
-    const int64_t tsteps[2] = {si, so}, tlen = n - mid;
-    CheckStatus(loop.slots.accumulate(ctx, targs, &tlen, tsteps, carry));
-  });
-  if (streaming) return;
-  alignas(16) char carry[16];
-  std::memcpy(carry, res.data + (mid - 1) * so, static_cast<size_t>(item));
-  const int64_t half = (n - mid) / 2;
-  internal::RunWorkers(2, [&](int w) {
-    if (w == 0) return shift(carry, mid, half);
-    shift(carry, mid + half, n - mid - half);
-  });
-}
-}  // namespace
-
-void Ufunc::AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView& res,
-                           int axis) const {
-  const LoopContext ctx{name_.c_str()};
-  const int64_t n = a.shape[static_cast<size_t>(axis)];
-  if (a.size() == 0) return;
-  const int64_t other = a.size() / n;
-  // Along lines when the axis is the fastest dim of the result (or there
-  // are few lines); otherwise slice by slice, vectorised across the slice.
-  bool axis_fastest = true;
-  const int64_t sa = std::llabs(res.strides[static_cast<size_t>(axis)]);
-  for (int d = 0; d < a.ndim(); ++d) {
-    if (d != axis && a.shape[static_cast<size_t>(d)] > 1 &&
-        std::llabs(res.strides[static_cast<size_t>(d)]) < sa) {
-      axis_fastest = false;
-    }
-  }
-  // A long 1-D integer scan of an associative op, on two threads. Wrapping
-  // integer arithmetic, logic and selections regroup exactly, so the result
-  // is the sequential one. (Float scans stay sequential, as NumPy's are.)
-  const int64_t item = static_cast<int64_t>(ItemSize(loop.types[0]));
-  const Kind kind = KindOf(loop.types[0]);
-  if (a.ndim() == 1 && internal::Cores() >= 2 && n * item >= kThreadedMinBytes &&
-      (kind == Kind::kSigned || kind == Kind::kUnsigned || kind == Kind::kBool) &&
-      loop.types[0] == loop.types[1] && loop.types[1] == loop.types[2] &&
-      SplitsExactly(traits_, loop.types[0]) && (SameLayout(a, res) || !MayShareMemory(a, res))) {
-    ThreadedScan(name_.c_str(), loop, a, res);
-    return;
-  }
-  // Complex multiply differs between NumPy's chained and elementwise loops:
-  // complex scans always run along lines, as NumPy's do.
-  if (axis_fastest || other < 64 || n == 1 || KindOf(loop.types[0]) == Kind::kComplex) {
-    const ArrayView ops[2] = {Drop(a, axis, 0), Drop(res, axis, 0)};
-    const internal::StridedIteration it(ops, ops[0].shape);
-    const int64_t steps[2] = {a.strides[static_cast<size_t>(axis)],
-                              res.strides[static_cast<size_t>(axis)]};
-    it.ForEachInner([&](char* const* p, int64_t m, const int64_t* s) {
-      for (int64_t j = 0; j < m; ++j) {
-        char* args[2] = {p[0] + j * s[0], p[1] + j * s[1]};
-        int64_t len = n;
-        CheckStatus(loop.slots.accumulate(ctx, args, &len, steps, nullptr));
-      }
-    });
-    return;
-  }
-  if (!SameLayout(a, res)) CopyInto(Drop(res, axis, 0), Drop(a, axis, 0));
-  for (int64_t i = 1; i < n; ++i) {
-    const ArrayView ops[3] = {Drop(res, axis, i - 1), Drop(a, axis, i), Drop(res, axis, i)};
-    const internal::StridedIteration it(ops, ops[0].shape);
-    it.ForEachInner([&](char* const* p, int64_t m, const int64_t* s) {
-      const bool contig = loop.slots.contig && s[0] == item && s[1] == item && s[2] == item;
-      CheckStatus((contig ? loop.slots.contig : loop.slots.strided)(ctx, p, &m, s, nullptr));
-    });
-  }
+ReducePlan Ufunc::PlanAccumulate(const ArrayView& a, int64_t axis, std::optional<DType> dtype,
+                                 std::optional<DType> out) const {
+  CheckBinaryMethod("accumulate");
+  if (a.ndim() == 0) throw TypeError("cannot accumulate on a scalar");
+  ReducePlan plan;
+  plan.axis = internal::NormalizeAxis(axis, a.ndim());
+  plan.shape = a.shape;
+  plan.loop = &ResolveReduceLoop(*this, "accumulate", a.dtype, dtype, out);
+  return plan;
 }
 
-// Shared set-up of accumulate and reduceat: the operand in the loop's type
-// and the result array (out itself when possible).
-struct Ufunc::Prepared {
-  ArrayView in, res;
-  Array in_copy, res_own;
-};
-
-Ufunc::Prepared Ufunc::Prepare(const Loop& loop, const ArrayView& a, const ArrayView* out,
-                               const Shape& rshape, bool inplace_ok) const {
-  Prepared p;
-  const DType t = loop.types[0];
-  p.in = a;
-  if (a.dtype != t) {
-    p.in_copy = Array(t, a.shape);
-    CopyInto(p.in_copy.view(), a);
-    p.in = p.in_copy.view();
-  }
-  if (out && out->dtype == t &&
-      (!MayShareMemory(*out, p.in) || (inplace_ok && SameLayout(*out, p.in)))) {
-    p.res = *out;
-  } else {
-    p.res_own = Array(t, rshape);
-    p.res = p.res_own.view();
-  }
-  return p;
+void Ufunc::RunAccumulate(const ReducePlan& plan, const ArrayView& a, const ArrayView& out) const {
+  if (out.shape != a.shape) throw ValueError("provided out is the wrong size for the accumulation.");
+  if (plan.axis >= a.ndim()) throw ValueError("an accumulate plan run on an operand of fewer dims");
+  LoopOperands p = InLoopType(*plan.loop, a, out, /*inplace_ok=*/true);
+  internal::AccumulateLoops(*this, *plan.loop, p.in, p.res, plan.axis);
+  if (p.res.data != out.data) CopyInto(out, p.res);
 }
 
 Array Ufunc::Accumulate(const ArrayView& a, int64_t axis, std::optional<DType> dtype) const {
-  AccumulateShape(a, axis);
-  const Loop& loop = ResolveReduceLoop("accumulate", a.dtype, dtype, std::nullopt);
-  const int ax = internal::NormalizeAxis(axis, a.ndim());
-  Prepared p = Prepare(loop, a, nullptr, a.shape, false);
-  AccumulateWith(loop, p.in, p.res, ax);
-  return p.res_own;
+  const ReducePlan plan = PlanAccumulate(a, axis, dtype);
+  Array result(plan.dtype(), plan.shape);
+  RunAccumulate(plan, a, result.view());
+  return result;
 }
 
 void Ufunc::AccumulateInto(const ArrayView& a, const ArrayView& out, int64_t axis,
                            std::optional<DType> dtype) const {
-  AccumulateShape(a, axis);
-  const Loop& loop = ResolveReduceLoop("accumulate", a.dtype, dtype, out.dtype);
-  const int ax = internal::NormalizeAxis(axis, a.ndim());
-  if (out.shape != a.shape) throw ValueError("provided out is the wrong size for the accumulation.");
-  Prepared p = Prepare(loop, a, &out, a.shape, true);
-  AccumulateWith(loop, p.in, p.res, ax);
+  RunAccumulate(PlanAccumulate(a, axis, dtype, out.dtype), a, out);
+}
+
+// ---------------------------------------------------------------- reduceat
+
+ReducePlan Ufunc::PlanReduceat(const ArrayView& a, std::span<const int64_t> indices, int64_t axis,
+                               std::optional<DType> dtype, std::optional<DType> out) const {
+  CheckBinaryMethod("reduceat");
+  if (a.ndim() == 0) throw TypeError("cannot reduceat on a scalar");
+  ReducePlan plan;
+  plan.axis = internal::NormalizeAxis(axis, a.ndim());
+  const int64_t n = a.shape[static_cast<size_t>(plan.axis)];
+  for (int64_t v : indices) {
+    if (v < 0 || v >= n) {
+      throw IndexError("index " + std::to_string(v) + " out-of-bounds in " + name_ +
+                       ".reduceat [0, " + std::to_string(n) + ")");
+    }
+  }
+  plan.shape = a.shape;
+  plan.shape[static_cast<size_t>(plan.axis)] = static_cast<int64_t>(indices.size());
+  plan.loop = &ResolveReduceLoop(*this, "reduceat", a.dtype, dtype, out);
+  return plan;
+}
+
+void Ufunc::RunReduceat(const ReducePlan& plan, const ArrayView& a,
+                        std::span<const int64_t> indices, const ArrayView& out) const {
+  // The plan checked the indices against a; a different operand or index
+  // list must not reach the loops unchecked.
+  const int ax = plan.axis;
+  Shape expect = a.shape;
+  if (ax < a.ndim()) expect[static_cast<size_t>(ax)] = static_cast<int64_t>(indices.size());
+  const int64_t n = ax < a.ndim() ? a.shape[static_cast<size_t>(ax)] : 0;
+  if (ax >= a.ndim() || expect != plan.shape ||
+      std::any_of(indices.begin(), indices.end(), [&](int64_t v) { return v < 0 || v >= n; })) {
+    throw ValueError("a reduceat plan run on other operands or indices than it was made for");
+  }
+  if (out.shape != plan.shape) {
+    throw ValueError("output parameter for " + name_ + ".reduceat has shape " +
+                     internal::ShapeString(out.shape) + " but expected " +
+                     internal::ShapeString(plan.shape));
+  }
+  LoopOperands p = InLoopType(*plan.loop, a, out, /*inplace_ok=*/false);
+  internal::ReduceatLoops(*this, *plan.loop, p.in, indices, ax, p.res);
   if (p.res.data != out.data) CopyInto(out, p.res);
 }
 
-// ------------------------------------------------------------------ reduceat
-
 Array Ufunc::Reduceat(const ArrayView& a, std::span<const int64_t> indices, int64_t axis,
                       std::optional<DType> dtype) const {
-  const Shape rshape = ReduceatShape(a, indices, axis);
-  const Loop& loop = ResolveReduceLoop("reduceat", a.dtype, dtype, std::nullopt);
-  Array result;
-  ReduceatWith(loop, a, indices, axis, rshape, nullptr, &result);
+  const ReducePlan plan = PlanReduceat(a, indices, axis, dtype);
+  Array result(plan.dtype(), plan.shape);
+  RunReduceat(plan, a, indices, result.view());
   return result;
 }
 
 void Ufunc::ReduceatInto(const ArrayView& a, std::span<const int64_t> indices,
                          const ArrayView& out, int64_t axis, std::optional<DType> dtype) const {
-  const Shape rshape = ReduceatShape(a, indices, axis);
-  const Loop& loop = ResolveReduceLoop("reduceat", a.dtype, dtype, out.dtype);
-  ReduceatWith(loop, a, indices, axis, rshape, &out, nullptr);
-}
-
-void Ufunc::ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const int64_t> indices,
-                         int64_t axis, const Shape& rshape, const ArrayView* out,
-                         Array* result) const {
-  // (axis, indices and rshape come checked from ReduceatShape)
-  const int ax = internal::NormalizeAxis(axis, a.ndim());
-  const int64_t n = a.shape[static_cast<size_t>(ax)];
-  if (out && out->shape != rshape) {
-    throw ValueError("output parameter for " + name_ + ".reduceat has shape " +
-                     internal::ShapeString(out->shape) + " but expected " +
-                     internal::ShapeString(rshape));
-  }
-  Prepared p = Prepare(loop, a, out, rshape, false);
-  const int64_t m = static_cast<int64_t>(indices.size());
-  const size_t item = ItemSize(loop.types[0]);
-  const int64_t steps[3] = {0, p.in.strides[static_cast<size_t>(ax)], 0};
-  const LoopFn fn = steps[1] == static_cast<int64_t>(item) && loop.slots.reduce_contig
-                        ? loop.slots.reduce_contig
-                        : loop.slots.reduce;
-  const LoopContext ctx{name_.c_str()};
-  auto finish = [&] {
-    if (out && p.res.data != out->data) CopyInto(*out, p.res);
-    if (result) *result = p.res_own;
-  };
-  // NumPy: a[i[j]:i[j+1]] reduced, or a[i[j]] alone when i[j] >= i[j+1];
-  // the last segment runs to the end.
-  auto segment = [&](int64_t j) {
-    const int64_t start = indices[static_cast<size_t>(j)];
-    int64_t end = j + 1 < m ? indices[static_cast<size_t>(j + 1)] : n;
-    return std::pair{start, std::max(end, start + 1)};
-  };
-  // 1-D: one element to copy and one loop call a segment. Segments write
-  // distinct results, so a large operand splits them over two threads in
-  // claimed groups (each segment reduced as on one thread).
-  auto one_d = [&](int64_t j0, int64_t j1) {
-    for (int64_t j = j0; j < j1; ++j) {
-      const auto [start, end] = segment(j);
-      char* acc = p.res.data + j * p.res.strides[0];
-      std::memcpy(acc, p.in.data + start * steps[1], item);
-      if (end - start == 1) continue;
-      char* args[3] = {acc, p.in.data + (start + 1) * steps[1], acc};
-      int64_t len = end - start - 1;
-      CheckStatus(fn(ctx, args, &len, steps, nullptr));
-    }
-  };
-  if (a.ndim() == 1) {
-    if (internal::Cores() < 2 || m < 2 || p.res.strides[0] == 0 ||
-        n * static_cast<int64_t>(item) < kThreadedMinBytes) {
-      one_d(0, m);
-      return finish();
-    }
-    const int64_t group = (m + kThreadedPieces - 1) / kThreadedPieces;
-    std::atomic<int64_t> next{0};
-    internal::RunWorkers(2, [&](int) {
-      for (int64_t g; (g = next.fetch_add(1)) * group < m;) {
-        one_d(g * group, std::min(m, (g + 1) * group));
-      }
-    });
-    return finish();
-  }
-  for (int64_t j = 0; j < m && ShapeSize(rshape) > 0; ++j) {
-    const auto seg = segment(j);  // (no structured binding: the lambda below uses it)
-    const int64_t start = seg.first, end = seg.second;
-    const ArrayView acc = Drop(p.res, ax, j);
-    CopyInto(acc, Drop(p.in, ax, start));
-    if (end - start == 1) continue;
-    // NumPy calls the reduce loop along the axis for every other position.
-    const ArrayView ops[2] = {Drop(p.in, ax, start + 1), acc};
-    const internal::StridedIteration it(ops, acc.shape, /*flip_negative=*/false);
-    it.ForEachInner([&](char* const* q, int64_t cnt, const int64_t* s) {
-      for (int64_t k = 0; k < cnt; ++k) {
-        char* args[3] = {q[1] + k * s[1], q[0] + k * s[0], q[1] + k * s[1]};
-        int64_t len = end - start - 1;
-        CheckStatus(fn(ctx, args, &len, steps, nullptr));
-      }
-    });
-  }
-  finish();
-}
-
-// --------------------------------------------------------------------- outer
-
-namespace {
-// a seen with b.ndim() trailing size-1 dims, so a op b broadcasts to
-// a.shape + b.shape.
-ArrayView OuterLeft(const ArrayView& a, const ArrayView& b) {
-  ArrayView v = a;
-  for (int i = 0; i < b.ndim(); ++i) {
-    v.shape.push_back(1);
-    v.strides.push_back(0);
-  }
-  return v;
-}
-}  // namespace
-
-std::vector<Array> Ufunc::Outer(const ArrayView& a, const ArrayView& b,
-                                const CallOptions& opt) const {
-  CheckBinaryMethod("outer");
-  const ArrayView in[2] = {OuterLeft(a, b), b};
-  return (*this)(std::span<const ArrayView>(in), opt);
-}
-
-void Ufunc::OuterInto(const ArrayView& a, const ArrayView& b, std::span<const ArrayView> outputs,
-                      const CallOptions& opt) const {
-  CheckBinaryMethod("outer");
-  const ArrayView in[2] = {OuterLeft(a, b), b};
-  CallInto(std::span<const ArrayView>(in), outputs, opt);
+  RunReduceat(PlanReduceat(a, indices, axis, dtype, out.dtype), a, indices, out);
 }
 
 }  // namespace ufuncx

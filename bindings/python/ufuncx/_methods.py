@@ -2,7 +2,7 @@
 
 These accept NumPy 2.x's argument forms (axis as int, tuple or None; out as
 an array or a 1-tuple; initial; where) and hand normalised arguments to the
-core, where the semantics live. outer is the call on broadcast views.
+core, where the semantics live (outer included: core's Ufunc::OuterInputs).
 """
 import operator
 
@@ -112,6 +112,5 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
 def outer(self, A, B, /, **kwargs):
     """numpy.ufunc.outer: the ufunc on every pair (a, b); result shape A.shape + B.shape."""
     self._check_binary("outer")
-    a = np.asarray(A)
-    b = np.asarray(B)
-    return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+    # Both operands are arrays (NumPy's outer makes no weak scalars).
+    return self._outer(np.asarray(A), np.asarray(B), **kwargs)

@@ -50,7 +50,8 @@ class Array {
  public:
   Array() = default;
   Array(DType dtype, Shape shape);  // uninitialised C-ordered storage
-  // Uninitialised dense storage whose axes lie in `inner_first` order.
+  // Uninitialised dense storage whose axes lie in `inner_first` order
+  // (C order when empty).
   Array(DType dtype, Shape shape, const std::vector<int>& inner_first);
   static Array Zeros(DType dtype, Shape shape);
   // A C-ordered copy of any view.

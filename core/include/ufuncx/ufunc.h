@@ -3,6 +3,7 @@
 // out=, where=, casting=, dtype=, signature=, overlap handling).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <complex>
 #include <memory>
@@ -53,6 +54,7 @@ struct WeakScalar {
 // One input of a call: an array, or a weak scalar.
 struct CallInput {
   CallInput(const ArrayView& a) : array(a) {}  // NOLINT: implicit by design
+  CallInput(ArrayView&& a) : array(std::move(a)) {}  // NOLINT
   CallInput(const Array& a) : array(a.view()) {}  // NOLINT
   CallInput(const WeakScalar& w) : weak(w) {}  // NOLINT
   ArrayView array;
@@ -123,9 +125,15 @@ struct CallPlan {
 struct PreparedCall {
   CallPlan plan;
   std::vector<ArrayView> inputs;
-  std::vector<Array> scalars;  // storage of the weak inputs
+  // Storage of the weak inputs' values (one element each; reserved for
+  // every input up front, so views into it stay valid when this moves).
+  struct ScalarBox {
+    alignas(16) char bytes[32];
+  };
+  std::vector<ScalarBox> scalars;
   // A result the caller allocates: its dtype and shape, and the order of
-  // its axes in memory from the innermost out (ResultAxisOrder).
+  // its axes in memory from the innermost out (ResultAxisOrder; empty for
+  // C order).
   struct NewOutput {
     DType dtype;
     Shape shape;
@@ -185,6 +193,17 @@ struct UfuncTraits {
   // Float types (DType bits, 1 << DType) whose reductions are NumPy's
   // pairwise sum, which two threads may split at NumPy's first split point.
   uint32_t pairwise_types = 0;
+};
+
+// What a reduce-family method will do, decided once before anything is
+// written: the loop (its types[0] is the accumulator's and the result's
+// dtype), the result's shape and the axes.
+struct ReducePlan {
+  const Loop* loop = nullptr;
+  Shape shape;                // of the result
+  std::vector<bool> reduced;  // reduce: the operand dims it removes
+  int axis = 0;               // accumulate and reduceat: the axis, normalised
+  DType dtype() const { return loop->types[0]; }
 };
 
 class Ufunc {
@@ -274,7 +293,9 @@ class Ufunc {
 
   // The reduce family (binary ufuncs; others throw ValueError as NumPy
   // does). *Into forms write into `out` (cast unsafely), the others return
-  // a new array of the accumulator type.
+  // a new array of the accumulator type. Each is Plan* then Run*: callers
+  // that allocate the result themselves (the Python module) plan, allocate
+  // plan.shape of plan.dtype() (or take out=), and run the plan.
   Array Reduce(const ArrayView& a, const ReduceOptions& options = {}) const;
   void ReduceInto(const ArrayView& a, const ArrayView& out, const ReduceOptions& options) const;
   Array Accumulate(const ArrayView& a, int64_t axis = 0, std::optional<DType> dtype = {}) const;
@@ -284,42 +305,41 @@ class Ufunc {
                  std::optional<DType> dtype = {}) const;
   void ReduceatInto(const ArrayView& a, std::span<const int64_t> indices, const ArrayView& out,
                     int64_t axis = 0, std::optional<DType> dtype = {}) const;
-  // numpy.ufunc.outer: the result has shape a.shape + b.shape.
+
+  // Planning checks the arguments in NumPy's order (the method applies to
+  // this ufunc, a scalar operand, the axes, reduceat's indices) and then
+  // resolves the loop with NumPy's rules for dtype=, out= (its dtype, when
+  // given) and the integer widening of add and multiply, so an argument
+  // error wins over a missing loop, as in NumPy.
+  ReducePlan PlanReduce(const ArrayView& a, const ReduceOptions& options,
+                        std::optional<DType> out = {}) const;
+  ReducePlan PlanAccumulate(const ArrayView& a, int64_t axis, std::optional<DType> dtype,
+                            std::optional<DType> out = {}) const;
+  ReducePlan PlanReduceat(const ArrayView& a, std::span<const int64_t> indices, int64_t axis,
+                          std::optional<DType> dtype, std::optional<DType> out = {}) const;
+  // Running a plan checks what planning did not (out='s shape, where=,
+  // initial=, identities) before writing anything, then writes `out`.
+  void RunReduce(const ReducePlan& plan, const ArrayView& a, const ArrayView& out,
+                 const ReduceOptions& options) const;
+  void RunAccumulate(const ReducePlan& plan, const ArrayView& a, const ArrayView& out) const;
+  void RunReduceat(const ReducePlan& plan, const ArrayView& a, std::span<const int64_t> indices,
+                   const ArrayView& out) const;
+
+  // numpy.ufunc.outer: the call on a seen with b.ndim() trailing length-1
+  // dims and b, so the result has shape a.shape + b.shape.
   std::vector<Array> Outer(const ArrayView& a, const ArrayView& b,
                            const CallOptions& options = {}) const;
   void OuterInto(const ArrayView& a, const ArrayView& b, std::span<const ArrayView> outputs,
                  const CallOptions& options = {}) const;
+  // The two inputs of outer (after CheckBinaryMethod("outer")), for callers
+  // that make the call themselves.
+  std::array<ArrayView, 2> OuterInputs(const ArrayView& a, const ArrayView& b) const;
 
-  // The loop a reduce-like method uses ("reduce", "accumulate",
-  // "reduceat"): NumPy's rules for dtype=, out= and the add/multiply
-  // integer widening. Its types[0] is the accumulator type.
-  const Loop& ResolveReduceLoop(const char* method, DType in, std::optional<DType> dtype,
-                                std::optional<DType> out) const;
-  // Throws NumPy's ValueError unless the method applies to this ufunc.
+  // Throws NumPy's error unless the method ("reduce", "accumulate",
+  // "reduceat", "outer", "at") applies to this ufunc.
   void CheckBinaryMethod(const char* method) const;
-  // Result shapes of Reduce, Accumulate and Reduceat (for callers that
-  // allocate the result themselves and use the *Into forms). They check
-  // the arguments in NumPy's order (the method's ufunc, a scalar operand,
-  // the axis, reduceat's indices) and throw as the methods do; the methods
-  // call them before choosing a loop, so an argument error wins over a
-  // missing loop, as in NumPy.
-  Shape ReduceShape(const ArrayView& a, const ReduceOptions& options) const;
-  Shape AccumulateShape(const ArrayView& a, int64_t axis) const;
-  Shape ReduceatShape(const ArrayView& a, std::span<const int64_t> indices, int64_t axis) const;
 
  private:
-  struct Prepared;
-  void ReduceWith(const Loop& loop, const ArrayView& a, const ArrayView* out, Array* result,
-                  const ReduceOptions& options) const;
-  void ReduceLoops(const Loop& loop, const ArrayView& acc, const ArrayView& in,
-                   const ArrayView* where) const;
-  void ReduceLoopsThreaded(const Loop& loop, const ArrayView& acc, const ArrayView& in) const;
-  void AccumulateWith(const Loop& loop, const ArrayView& a, const ArrayView& res, int axis) const;
-  void ReduceatWith(const Loop& loop, const ArrayView& a, std::span<const int64_t> indices,
-                    int64_t axis, const Shape& rshape, const ArrayView* out,
-                    Array* result) const;
-  Prepared Prepare(const Loop& loop, const ArrayView& a, const ArrayView* out,
-                   const Shape& rshape, bool inplace_ok) const;
   const Loop& ResolveUncached(const std::vector<Loop>& loops, std::span<const DType> inputs,
                               const CallOptions& options) const;
   bool TryDirect(const CallPlan& plan, std::span<const ArrayView> inputs,

@@ -3,18 +3,13 @@
 #include <algorithm>
 #include <string>
 
+#include "iterator.h"
 #include "scatter/index_source.h"
 #include "ufuncx/error.h"
 #include "ufuncx/scalar.h"
 
 namespace ufuncx::internal {
 namespace {
-
-std::string List(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
 
 [[noreturn]] void Fail(const char* constraint, const std::string& msg) {
   throw ValueError("scatter: " + msg + " (StableHLO scatter " + constraint + ")");
@@ -88,10 +83,10 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
   }
 
   if (!SortedUnique(d.update_window_dims)) {
-    Fail("C7", "update_window_dims " + List(d.update_window_dims) + " must be sorted and unique");
+    Fail("C7", "update_window_dims " + ListString(d.update_window_dims) + " must be sorted and unique");
   }
   if (!InRange(d.update_window_dims, 0, upd_rank)) {
-    Fail("C8", "update_window_dims " + List(d.update_window_dims) + " must be in [0, " +
+    Fail("C8", "update_window_dims " + ListString(d.update_window_dims) + " must be in [0, " +
                    std::to_string(upd_rank) + ")");
   }
   std::vector<int64_t> inserted_and_batching = d.inserted_window_dims;
@@ -101,13 +96,13 @@ CanonicalScatter Canonicalize(const ScatterRequest& r) {
     Fail("C9", "inserted_window_dims and input_batching_dims must not share a dim");
   }
   if (!SortedUnique(d.inserted_window_dims)) {
-    Fail("C10", "inserted_window_dims " + List(d.inserted_window_dims) + " must be sorted");
+    Fail("C10", "inserted_window_dims " + ListString(d.inserted_window_dims) + " must be sorted");
   }
   if (!InRange(d.inserted_window_dims, 0, op_rank)) {
     Fail("C11", "inserted_window_dims must be in [0, " + std::to_string(op_rank) + ")");
   }
   if (!SortedUnique(d.input_batching_dims)) {
-    Fail("C12", "input_batching_dims " + List(d.input_batching_dims) + " must be sorted");
+    Fail("C12", "input_batching_dims " + ListString(d.input_batching_dims) + " must be sorted");
   }
   if (!InRange(d.input_batching_dims, 0, op_rank)) {
     Fail("C13", "input_batching_dims must be in [0, " + std::to_string(op_rank) + ")");

@@ -16,18 +16,8 @@
 namespace ufuncx {
 namespace {
 
-std::string List(const Shape& s) {
-  std::string r = "[";
-  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-  return r + "]";
-}
-
-ArrayView Broadcast(const ArrayView& v, const Shape& shape) {
-  ArrayView out = v;
-  out.strides = internal::BroadcastStrides(v, shape);
-  out.shape = shape;
-  return out;
-}
+using internal::BroadcastTo;
+using internal::ListString;
 
 // Leading-dims integer-array indexing lowered to StableHLO: the index arrays
 // broadcast to B and are stacked (one array needs no stacking).
@@ -70,7 +60,7 @@ Lowered LowerLeading(const ArrayView& a, std::span<const ArrayView> indices) {
   }
   l.ivd = static_cast<int64_t>(b.size());
   if (k == 1) {
-    l.indices = Broadcast(indices[0], b);
+    l.indices = BroadcastTo(indices[0], b);
   } else {
     Shape s = b;
     s.push_back(k);
@@ -78,7 +68,7 @@ Lowered LowerLeading(const ArrayView& a, std::span<const ArrayView> indices) {
     for (int64_t j = 0; j < k; ++j) {
       ArrayView col{l.stacked.data() + j * 8, DType::kInt64, b, {}};
       col.strides = ContiguousStrides(b, static_cast<size_t>(8 * k));
-      CopyInto(col, Broadcast(indices[j], b));
+      CopyInto(col, BroadcastTo(indices[j], b));
     }
     l.indices = l.stacked.view();
   }
@@ -157,13 +147,13 @@ ScatterReport At(const Ufunc& u, const ArrayView& a, std::span<const ArrayView> 
   Array dummy;
   if (b) {
     try {
-      r.updates = {Broadcast(*b, l.indexed_shape)};
+      r.updates = {BroadcastTo(*b, l.indexed_shape)};
     } catch (const ValueError&) {
       throw ValueError("array is not broadcastable to correct shape");
     }
   } else {
     dummy = Array::Zeros(a.dtype, {});
-    r.updates = {Broadcast(dummy.view(), l.indexed_shape)};
+    r.updates = {BroadcastTo(dummy.view(), l.indexed_shape)};
   }
   r.dims.update_window_dims = l.window_dims;
   r.dims.inserted_window_dims = l.positions;
@@ -200,9 +190,9 @@ void ScatterReduce(const ArrayView& self, int64_t dim, const ArrayView& index,
   }
   for (int d = 0; d < index.ndim(); ++d) {
     if (index.shape[d] > src.shape[d] || (d != dim && index.shape[d] > self.shape[d])) {
-      throw RuntimeError("Expected index " + List(index.shape) + " to be no larger than self " +
-                         List(self.shape) + " apart from dimension " + std::to_string(dim) +
-                         " and to be no larger size than src " + List(src.shape));
+      throw RuntimeError("Expected index " + ListString(index.shape) + " to be no larger than self " +
+                         ListString(self.shape) + " apart from dimension " + std::to_string(dim) +
+                         " and to be no larger size than src " + ListString(src.shape));
     }
   }
   // torch's CPU kernels have no complex amax/amin and no bool mean.
@@ -295,8 +285,8 @@ void IndexAdd(const ArrayView& self, int64_t dim, const ArrayView& index,
   for (int d = 0; same && d < self.ndim(); ++d) same = d == dim || source.shape[d] == self.shape[d];
   if (!same) {
     throw RuntimeError("index_add_(): Source/destination tensor must have same slice shapes. "
-                       "Destination slice shape: " + List(self.shape) + " at dimension " +
-                       std::to_string(dim) + " and source slice shape: " + List(source.shape) +
+                       "Destination slice shape: " + ListString(self.shape) + " at dimension " +
+                       std::to_string(dim) + " and source slice shape: " + ListString(source.shape) +
                        " at dimension " + std::to_string(dim) + ".");
   }
   if (source.dtype != self.dtype) {
@@ -347,18 +337,18 @@ void IndexPut(const ArrayView& self, std::span<const ArrayView> indices, const A
   } catch (const IndexError& e) {
     if (std::string(e.what()).rfind("shape mismatch", 0) != 0) throw;
     std::string msg = "shape mismatch: indexing tensors could not be broadcast together with shapes";
-    for (size_t i = 0; i < indices.size(); ++i) msg += (i ? ", " : " ") + List(indices[i].shape);
+    for (size_t i = 0; i < indices.size(); ++i) msg += (i ? ", " : " ") + ListString(indices[i].shape);
     throw IndexError(msg);
   }
   ScatterRequest r;
   r.operands = {self};
   r.indices = l.indices;
   try {
-    r.updates = {Broadcast(values, l.indexed_shape)};
+    r.updates = {BroadcastTo(values, l.indexed_shape)};
   } catch (const ValueError&) {
-    throw RuntimeError("shape mismatch: value tensor of shape " + List(values.shape) +
+    throw RuntimeError("shape mismatch: value tensor of shape " + ListString(values.shape) +
                        " cannot be broadcast to indexing result of shape " +
-                       List(l.indexed_shape));
+                       ListString(l.indexed_shape));
   }
   r.dims.update_window_dims = l.window_dims;
   r.dims.inserted_window_dims = l.positions;
@@ -415,9 +405,9 @@ void Scatter(const ArrayView& src, int64_t dim, const ArrayView& index, const Ar
   }
   for (int k = 1; k < src.ndim(); ++k) {
     if (src.shape[k] > dst.shape[dim + k]) {
-      throw ValueError("src rows of shape " + List(Shape(src.shape.begin() + 1, src.shape.end())) +
+      throw ValueError("src rows of shape " + ListString(Shape(src.shape.begin() + 1, src.shape.end())) +
                        " do not fit dst dims " +
-                       List(Shape(dst.shape.begin() + dim + 1, dst.shape.end())));
+                       ListString(Shape(dst.shape.begin() + dim + 1, dst.shape.end())));
     }
   }
   // dst at the leading offsets, as a view of rank - dim dims.

@@ -50,7 +50,7 @@ class ElementBatch {
     } else {
       char* args[3] = {op_.data, reinterpret_cast<char*>(offs_), first_};
       const int64_t steps[3] = {0, 8, ustep_};
-      CheckStatus(in_.loop->slots.indexed(in_.ctx, args, &count_, steps, nullptr));
+      CheckStatus(in_.loop->slots.indexed(in_.ctx, args, &count_, steps, nullptr), in_.ctx.ufunc_name);
     }
     count_ = 0;
   }
@@ -75,7 +75,7 @@ bool DirectInt64(const PlanInputs& in, const IndexColumn<int64_t>& col, bool has
   IndexedIndices ix{col.size, op.strides[col.dim], col.policy.wraps() && has_negative, runs, &stop};
   char* args[3] = {op.data, const_cast<char*>(col.ip), in.r.updates[0].data};
   const int64_t steps[3] = {0, col.istep, in.c.row_update_strides[0][0]};
-  CheckStatus(in.loop->slots.indexed(in.ctx, args, &m, steps, &ix));
+  CheckStatus(in.loop->slots.indexed(in.ctx, args, &m, steps, &ix), in.ctx.ufunc_name);
   return stop == m;
 }
 

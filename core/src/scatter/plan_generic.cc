@@ -8,13 +8,6 @@
 
 namespace ufuncx::internal {
 
-void CheckStatus(int status) {
-  if (status == kLoopNegativeIntPower) {
-    throw ValueError("Integers to negative integer powers are not allowed.");
-  }
-  if (status != 0) throw ValueError("scatter combiner failed with status " + std::to_string(status));
-}
-
 void ThrowIndexChanged() {
   throw IndexError("a scatter index changed while the call ran (another thread wrote the "
                    "index array); it is out of bounds now and was not applied");
@@ -54,7 +47,7 @@ void RunGeneric(const ScatterRequest& r, Walker& walker) {
       to[k](r.operands[k].data + e.op_off[k], 0, args[k], 0, 1);
       if (nin == 2 * n) to[n + k](e.upd[k], 0, args[n + k], 0, 1);
     }
-    CheckStatus(loop.slots.strided(ctx, args.data(), &one, steps.data(), nullptr));
+    CheckStatus(loop.slots.strided(ctx, args.data(), &one, steps.data(), nullptr), ctx.ufunc_name);
     for (int k = 0; k < n; ++k) back[k](args[nin + k], 0, r.operands[k].data + e.op_off[k], 0, 1);
   });
 }

@@ -175,7 +175,7 @@ int64_t Reorder(const PlanInputs& in, const Source& src, bool sort, int threads)
       if (!in.r.combiner) continue;
       char* args[3] = {op.data, reinterpret_cast<char*>(offs), const_cast<char*>(chunk_vals)};
       const int64_t steps[3] = {0, 8, item};
-      CheckStatus(in.loop->slots.indexed(in.ctx, args, &m, steps, nullptr));
+      CheckStatus(in.loop->slots.indexed(in.ctx, args, &m, steps, nullptr), in.ctx.ufunc_name);
     }
   });
   return skipped;

@@ -33,9 +33,7 @@ int64_t RowsFromColumn(const PlanInputs& in, const RowRun& run) {
   char* const up = r.updates[0].data;
   if (col.policy.raises()) col.CheckAll(0, n);
   const bool contig = run.op_step == item && (run.upd_step == item || run.upd_step == 0);
-  const LoopFn fn = !r.combiner ? nullptr
-                    : contig && loop->slots.contig ? loop->slots.contig
-                                                   : loop->slots.strided;
+  const LoopFn fn = r.combiner ? ElementwiseSlot(loop->slots, contig) : nullptr;
   const internal::CastFn copy = r.combiner ? nullptr : internal::GetCast(op.dtype, op.dtype);
   // Prefetch distance: about 4 KiB of rows ahead; only for dense rows
   // short enough that the hardware prefetcher has not caught on, in targets
@@ -91,7 +89,7 @@ int64_t RowsFromColumn(const PlanInputs& in, const RowRun& run) {
           m += v >= lo && v < hi;  // branch-free: the halves interleave at random
         }
         const int64_t dims[2] = {m, run.len};
-        if (m > 0) CheckStatus(loop->slots.rows(ctx, args, dims, steps, aux));
+        if (m > 0) CheckStatus(loop->slots.rows(ctx, args, dims, steps, aux), ctx.ufunc_name);
         if (h == 0) dropped.fetch_add(lost, std::memory_order_relaxed);
       };
       // Take the next chunk of the first free half with chunks left, own
@@ -145,7 +143,7 @@ int64_t RowsFromColumn(const PlanInputs& in, const RowRun& run) {
     }
     char* args[3] = {dst, src, dst};
     const int64_t steps[3] = {run.op_step, run.upd_step, run.op_step};
-    CheckStatus(fn(ctx, args, &len, steps, nullptr));
+    CheckStatus(fn(ctx, args, &len, steps, nullptr), ctx.ufunc_name);
   }
   return skipped;
 }

@@ -34,12 +34,12 @@ void RunWindowRuns(const PlanInputs& in, Walker& walker) {
       if (os == 0) {
         for (int64_t i = 0; i < len; ++i) {
           const int64_t one = 1;
-          CheckStatus(loop->slots.strided(ctx, args, &one, steps, nullptr));
+          CheckStatus(loop->slots.strided(ctx, args, &one, steps, nullptr), ctx.ufunc_name);
         }
         return;
       }
-      const LoopFn fn = os == item && loop->slots.contig ? loop->slots.contig : loop->slots.strided;
-      CheckStatus(fn(ctx, args, &len, steps, nullptr));
+      const LoopFn fn = ElementwiseSlot(loop->slots, os == item);
+      CheckStatus(fn(ctx, args, &len, steps, nullptr), ctx.ufunc_name);
       return;
     }
     if (os == 0) {
@@ -47,14 +47,14 @@ void RunWindowRuns(const PlanInputs& in, Walker& walker) {
       const int64_t one = 1, steps[3] = {0, us, 0};
       for (int64_t i = 0; i < len; ++i) {
         char* args[3] = {dst, s.upd[0] + i * us, dst};
-        CheckStatus(loop->slots.strided(ctx, args, &one, steps, nullptr));
+        CheckStatus(loop->slots.strided(ctx, args, &one, steps, nullptr), ctx.ufunc_name);
       }
       return;
     }
     char* args[3] = {dst, s.upd[0], dst};
     const int64_t steps[3] = {os, us, os};
-    const bool contig = os == item && (us == item || us == 0) && loop->slots.contig;
-    CheckStatus((contig ? loop->slots.contig : loop->slots.strided)(ctx, args, &len, steps, nullptr));
+    const bool contig = os == item && (us == item || us == 0);
+    CheckStatus(ElementwiseSlot(loop->slots, contig)(ctx, args, &len, steps, nullptr), ctx.ufunc_name);
   });
 }
 

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 
+#include "loop_calls.h"
 #include "scatter/canonical.h"
 #include "scatter/index_source.h"
 #include "ufuncx/loop.h"
@@ -76,8 +77,6 @@ void ApplyMean(const ScatterRequest& r, const CanonicalScatter& c, Walker& walke
 // Reordering keys are destination << bits | slot in 64 bits.
 bool ReorderKeysFit(int64_t updates, int64_t destinations);
 
-// A combiner loop's status as the error NumPy raises.
-void CheckStatus(int status);
 // An index that was valid when every index was checked and is out of
 // bounds when it is read again for its write: another thread rewrote the
 // index array during the call. Its updates are unspecified (a data race);

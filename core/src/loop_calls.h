@@ -1,0 +1,56 @@
+// What every driver of loop slots shares: the elementwise call, the reduce
+// family and the scatter plans all pick a slot, check the status it
+// returns, cast through buffers of one size, walk a where= mask in runs and
+// spell dtypes in messages as NumPy does. Each is written here once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ufuncx/array.h"
+#include "ufuncx/loop.h"
+
+namespace ufuncx::internal {
+
+// Elements per scratch buffer when a driver casts an operand in pieces.
+inline constexpr int64_t kBufferElems = 8192;
+
+// NumPy's spelling of a dtype in messages: dtype('float64').
+std::string DTypeRepr(DType t);
+
+// Throws NumPy's error for a failure status a loop of ufunc `name` returned
+// (nothing for kLoopOk).
+void CheckStatus(int status, const char* name);
+
+// The elementwise slot for one call: the contiguous body when every step
+// lets it run (`contig`) and the loop has one, else the strided one.
+inline LoopFn ElementwiseSlot(const LoopSlots& s, bool contig) {
+  return contig && s.contig ? s.contig : s.strided;
+}
+
+// The reduce slot for an input read at `step` bytes (contiguous when it is
+// the item size `item`).
+inline LoopFn ReduceSlot(const LoopSlots& s, int64_t step, int64_t item) {
+  return step == item && s.reduce_contig ? s.reduce_contig : s.reduce;
+}
+
+// The same elements in the same order: data, dtype, shape and strides.
+bool SameLayout(const ArrayView& a, const ArrayView& b);
+
+// Calls f(begin, end) for every run of true values among the n bools at
+// `mask`, `step` bytes apart, in order (NumPy's masked loops take runs).
+template <class F>
+void ForEachTrueRun(const char* mask, int64_t step, int64_t n, F&& f) {
+  for (int64_t i = 0; i < n;) {
+    if (!mask[i * step]) {
+      ++i;
+      continue;
+    }
+    int64_t j = i + 1;
+    while (j < n && mask[j * step]) ++j;
+    f(i, j);
+    i = j;
+  }
+}
+
+}  // namespace ufuncx::internal
