@@ -64,16 +64,26 @@ Ufunc::Ufunc(std::string name, int nin, int nout, Identity identity,
 }
 
 void Ufunc::AddLoop(Loop loop) {
-  if (static_cast<int>(loop.types.size()) != nargs()) {
-    throw ValueError("loop for ufunc '" + name_ + "' has " +
-                     std::to_string(loop.types.size()) + " types, expected " +
-                     std::to_string(nargs()));
+  std::vector<Loop> one;
+  one.push_back(std::move(loop));
+  AddLoops(std::move(one));
+}
+
+void Ufunc::AddLoops(std::vector<Loop> loops) {
+  for (const Loop& loop : loops) {
+    if (static_cast<int>(loop.types.size()) != nargs()) {
+      throw ValueError("loop for ufunc '" + name_ + "' has " +
+                       std::to_string(loop.types.size()) + " types, expected " +
+                       std::to_string(nargs()));
+    }
   }
   // Copy on write: callers holding the previous list (or a Loop in it) keep
   // a valid one; every version stays alive with the ufunc.
   std::lock_guard<std::mutex> lock(loops_mu_);
-  auto next = std::make_unique<std::vector<Loop>>(loops());
-  next->push_back(std::move(loop));
+  auto next = std::make_unique<std::vector<Loop>>();
+  next->reserve(this->loops().size() + loops.size());
+  next->insert(next->end(), this->loops().begin(), this->loops().end());
+  for (Loop& l : loops) next->push_back(std::move(l));
   loops_.store(next.get(), std::memory_order_release);
   loop_versions_.push_back(std::move(next));
   if (cache_) {

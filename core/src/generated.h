@@ -7,7 +7,14 @@
 
 #include "ufuncx/loop.h"
 
+namespace ufuncx {
+struct PluginSpec;
+}
+
 namespace ufuncx::internal {
+
+// Every built-in ufunc and its loops, as a plugin describes its own.
+void DescribeBuiltins(PluginSpec* spec);
 
 int NumGeneratedLoops();
 // Fills t, r and w (contiguous, reduce and rows slots, indexed by Loop::id)

@@ -45,6 +45,15 @@ void Validate(const PluginSpec& spec, const std::string& path) {
       throw ValueError(where + " already exists; declare the entry as an overload to add loops");
     }
     if (p.overload && !u) throw ValueError(where + " does not exist, so it cannot be overloaded");
+    for (const std::string& alias : p.aliases) {
+      if (FindUfunc(alias) || !names.insert(alias).second) {
+        throw ValueError(where + ": its alias '" + alias + "' is taken");
+      }
+    }
+    if (p.int_inputs_loop >= static_cast<int>(p.loops.size())) {
+      throw ValueError(where + ": int_inputs_loop " + std::to_string(p.int_inputs_loop) +
+                       " is not one of its loops");
+    }
     if (u && (u->nin() != p.nin || u->nout() != p.nout)) {
       throw ValueError(where + " has nin=" + std::to_string(u->nin()) + ", nout=" +
                        std::to_string(u->nout()) + "; the plugin says nin=" +
@@ -168,18 +177,10 @@ std::vector<std::string> LoadPlugin(const std::string& path) {
   } catch (const ValueError& e) {
     fail(e.what());
   }
-  std::vector<std::string> names;
   for (PluginUfunc& p : spec.ufuncs) {
-    Ufunc* u = p.overload ? const_cast<Ufunc*>(FindUfunc(p.name))
-                          : &internal::DefineUfunc(p.name, {}, p.nin, p.nout, p.identity,
-                                                   p.reorderable, p.doc, p.traits);
-    if (!p.signature.empty() && !p.overload) u->SetCoreSignature(p.signature);
-    for (Loop& l : p.loops) {
-      l.id = -1;
-      u->AddLoop(std::move(l));
-    }
-    names.push_back(p.name);
+    for (Loop& l : p.loops) l.id = -1;  // not in the built-ins' tables
   }
+  const std::vector<std::string> names = internal::RegisterSpec(spec, spec.name + ".");
   state.by_handle[h] = names;
   return names;
 }

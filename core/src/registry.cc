@@ -4,7 +4,9 @@
 #include <map>
 #include <mutex>
 
+#include "generated.h"
 #include "ufuncx/error.h"
+#include "ufuncx/plugin.h"
 #include "ufuncx/registry.h"
 
 namespace ufuncx {
@@ -49,9 +51,40 @@ void RecordShardTarget(std::string shard, std::string target) {
   r.shard_targets.emplace_back(std::move(shard), std::move(target));
 }
 
-void RegisterBuiltins();  // generated
+// (Not FindUfunc: the built-ins register from inside its first call.)
+Ufunc* Defined(const std::string& name) {
+  Registry& r = GlobalRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = r.by_name.find(name);
+  if (it == r.by_name.end()) throw ValueError("ufunc '" + name + "' does not exist");
+  return it->second;
+}
+
+std::vector<std::string> RegisterSpec(PluginSpec& spec, const std::string& target_prefix) {
+  std::vector<std::string> names;
+  for (PluginUfunc& p : spec.ufuncs) {
+    Ufunc* u = p.overload ? Defined(p.name)
+                          : &DefineUfunc(p.name, p.aliases, p.nin, p.nout, p.identity,
+                                         p.reorderable, p.doc, p.traits);
+    if (!p.signature.empty() && !p.overload) u->SetCoreSignature(p.signature);
+    const int before = static_cast<int>(u->loops().size());
+    u->AddLoops(std::move(p.loops));
+    if (p.int_inputs_loop >= 0) u->SetIntInputsLoop(before + p.int_inputs_loop);
+    names.push_back(p.name);
+  }
+  for (const auto& [shard, target] : spec.simd_targets) {
+    RecordShardTarget(target_prefix + shard, target);
+  }
+  return names;
+}
 
 namespace {
+void RegisterBuiltins() {
+  PluginSpec spec;
+  DescribeBuiltins(&spec);
+  RegisterSpec(spec, "");
+}
+
 Registry& Loaded() {
   static const bool once = (RegisterBuiltins(), true);
   (void)once;

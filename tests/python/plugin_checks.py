@@ -81,7 +81,10 @@ def test_new_binary_ufunc_every_method(kernels, rng):
         for i, v in zip([0, 3, 0, 4], a[0, :4]):
             want[i] = absmax_ref(want[i], v)
         assert_same(t, want, 0, "at")
-    assert ux.loop_targets("absmax")["dd->d"] in ux.simd_targets().values()
+    # The plugin's SIMD files report their targets beside the built-ins'.
+    targets = ux.simd_targets()
+    assert ux.loop_targets("absmax")["dd->d"] in {
+        v for k, v in targets.items() if k.startswith("kernels.")}
 
 
 def test_new_unary_and_scatter_combiner(kernels):
@@ -381,3 +384,43 @@ def test_emit_generic_ufunc_is_stable(tmp_path):
     r = codegen("--emit", "generic-ufunc", EXAMPLE / "kernels.toml")
     assert "@numpy.absmax(overload(%arg0: si32, %arg1: si32) -> si32" in r.stdout
     assert "func.call @ufuncx.absmax.ii_i" in r.stdout
+
+
+def test_plugin_aliases_int_inputs_loop_and_targets(tmp_path):
+    # A plugin is described and registered by the same path as the built-ins:
+    # aliases, NumPy's int-inputs rule and its SIMD targets come with it.
+    path = build_plugin(tmp_path, """
+        [[ufunc]]
+        name = "halve"
+        aliases = ["half_of"]
+        nin = 1
+        nout = 1
+        doc = "x / 2"
+        int_inputs_loop = "d->d"
+        [[ufunc.loop]]
+        types = ["l->l", "d->d"]
+        expr = "a / 2"
+        """, "aliased")
+    assert ux.load_plugin(path) == ["halve"]
+    assert ux.half_of is ux.halve
+    assert ("half_of", "halve") in ux._core.aliases()
+    # int64 inputs take the d->d loop, as true_divide's do.
+    assert_same(ux.halve(np.array([3, 5])), np.array([1.5, 2.5]))
+    assert_same(ux.halve(np.array([3.0])), np.array([1.5]))
+    # (no Highway body: no SIMD target to report)
+    assert not any(k.startswith("aliased.") for k in ux.simd_targets())
+    # A second plugin may not take an existing name as an alias.
+    clash = build_plugin(tmp_path, """
+        [[ufunc]]
+        name = "third"
+        aliases = ["add"]
+        nin = 1
+        nout = 1
+        doc = "x / 3"
+        [[ufunc.loop]]
+        types = ["d->d"]
+        expr = "a / 3"
+        """, "clash")
+    with pytest.raises(ValueError, match="alias 'add' is taken"):
+        ux.load_plugin(clash)
+    assert ux.add(np.array([1]), 1)[0] == 2

@@ -273,96 +273,23 @@ int64_t DispatchSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopF
 """
 
 
-def registry(entries, records, simd_shards, source, n_scalar, func):
-    """The registration TU: fills loop slots, dispatches each SIMD shard once
-    and defines the ufuncs in table order."""
+def describe_body(spec_name, entries, records, simd_shards, n_scalar, ns):
+    """The body of a function filling `PluginSpec* spec`: every ufunc of the
+    table with its loops (their slots from the scalar and SIMD shards, the
+    SIMD ones for the best target Highway allows now) and the target each
+    SIMD shard chose. Built-ins and plugins are described by the same code
+    and registered by core's one path (internal::RegisterSpec)."""
     n_simd = len(simd_shards)
     shard_of = {r.index: k for k, recs in enumerate(simd_shards) for r in recs}
-    out = [string.Template(HEADER).substitute(source=source),
-           "#include <cmath>", "#include <cstdint>", "#include <string>",
-           "#include <utility>", "#include <vector>", "",
-           "#include <hwy/targets.h>", "",
-           '#include "generated.h"', '#include "ufuncx/registry.h"', "",
-           "namespace ufuncx::gen {"]
-    out += [f"void FillScalarLoops{k}(LoopSlots* t);" for k in range(n_scalar)]
-    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t, LoopFn* r, LoopFn* w);" for k in range(n_simd)]
-    out += ["}  // namespace ufuncx::gen", "", "namespace ufuncx::internal {", "",
-            f"int NumGeneratedLoops() {{ return {len(records)}; }}", "",
-            "// Fills t, r and w (contiguous, reduce and rows slots, indexed by Loop::id)",
-            "// with the SIMD loops of the best target Highway allows now; returns the",
-            "// target chosen per shard.",
-            "std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r, LoopFn* w) {",
-            "  return {" + ", ".join(f"gen::DispatchSimdLoops{k}(t, r, w)" for k in range(n_simd)) + "};",
-            "}", "",
-            "std::vector<int64_t> CompiledSimdTargets() {",
-            "  return hwy::SupportedAndGeneratedTargets();",
-            "}", "",
-            f"void {func}() {{",
-            f"  std::vector<LoopSlots> slots({len(records)});"]
-    out += [f"  gen::FillScalarLoops{k}(slots.data());" for k in range(n_scalar)]
-    out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr), simd_reduce({len(records)}, nullptr),",
-            f"      simd_rows({len(records)}, nullptr);",
-            "  const std::vector<int64_t> targets =",
-            "      FillGeneratedSimdLoops(simd.data(), simd_reduce.data(), simd_rows.data());",
-            "  for (size_t k = 0; k < targets.size(); ++k) {",
-            '    RecordShardTarget("simd_" + std::to_string(k), hwy::TargetName(targets[k]));',
-            "  }",
-            "  auto slot = [&](int i, int shard) {",
-            "    LoopSlots s = slots[i];",
-            "    if (shard >= 0 && simd[i]) {",
-            "      s.contig = simd[i];",
-            "      s.simd_target = hwy::TargetName(targets[shard]);",
-            "      s.reduce_contig = simd_reduce[i];",
-            "      s.rows = simd_rows[i];",
-            "    }",
-            "    return s;",
-            "  };"]
-    for e in entries:
-        aliases = ", ".join(cstr(a) for a in e.aliases)
-        out.append(f"  {{ Ufunc& u = DefineUfunc({cstr(e.name)}, {{{aliases}}}, {e.nin}, {e.nout}, "
-                   f"{IDENTITY[e.identity]}, {'true' if e.reorderable else 'false'}, {cstr(e.doc)},\n"
-                   f"      {traits_init(e)});")
-        for r in records:
-            if r.entry is not e:
-                continue
-            types = ", ".join(f"DType::{DTYPE[c]}" for c in r.ins + r.outs)
-            sh = shard_of.get(r.index, -1)
-            out.append(f"    u.AddLoop(Loop{{.types = {{{types}}}, .slots = slot({r.index}, {sh}), "
-                       f".id = {r.index}}});")
-        if e.signature:
-            out.append(f"    u.SetCoreSignature({cstr(e.signature)});")
-        if e.int_inputs_loop:
-            sigs = [t for _, t in e.signatures()]
-            out.append(f"    u.SetIntInputsLoop({sigs.index(e.int_inputs_loop)});")
-        out.append("  }")
-    out += ["}", "", "}  // namespace ufuncx::internal", ""]
-    return "\n".join(out)
-
-
-def plugin_tu(name, entries, records, simd_shards, source, n_scalar):
-    """plugin.cc: the two exported functions LoadPlugin calls."""
-    ns = f"gen_{name}"
-    n_simd = len(simd_shards)
-    shard_of = {r.index: k for k, recs in enumerate(simd_shards) for r in recs}
-    out = [string.Template(HEADER).substitute(source=source),
-           "#include <cmath>", "#include <utility>", "#include <vector>", "",
-           "#include <hwy/targets.h>", "",
-           '#include "ufuncx/plugin.h"', "",
-           f"namespace ufuncx::{ns} {{"]
-    out += [f"void FillScalarLoops{k}(LoopSlots* t);" for k in range(n_scalar)]
-    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t, LoopFn* r, LoopFn* w);" for k in range(n_simd)]
-    out += [f"}}  // namespace ufuncx::{ns}", "",
-            '#define UFX_EXPORT extern "C" __attribute__((visibility("default")))',
-            "UFX_EXPORT int ufuncx_plugin_abi_version(void) { return ufuncx::kPluginAbiVersion; }", "",
-            "UFX_EXPORT void ufuncx_plugin_describe(ufuncx::PluginSpec* spec) {",
-            "  using namespace ufuncx;",
-            f"  std::vector<LoopSlots> slots({len(records)});"]
+    out = [f"  std::vector<LoopSlots> slots({len(records)});"]
     out += [f"  {ns}::FillScalarLoops{k}(slots.data());" for k in range(n_scalar)]
     out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr), simd_reduce({len(records)}, nullptr),",
             f"      simd_rows({len(records)}, nullptr);",
             "  std::vector<const char*> target(" + str(max(n_simd, 1)) + ", nullptr);"]
-    out += [f"  target[{k}] = hwy::TargetName(\n      {ns}::DispatchSimdLoops{k}(simd.data(), simd_reduce.data(), simd_rows.data()));"
-            for k in range(n_simd)]
+    for k in range(n_simd):
+        out.append(f"  target[{k}] = hwy::TargetName(\n"
+                   f"      {ns}::DispatchSimdLoops{k}(simd.data(), simd_reduce.data(), simd_rows.data()));")
+        out.append(f'  spec->simd_targets.emplace_back("simd_{k}", target[{k}]);')
     out += ["  auto slot = [&](int i, int shard) {",
             "    LoopSlots s = slots[static_cast<size_t>(i)];",
             "    if (shard >= 0 && simd[static_cast<size_t>(i)]) {",
@@ -373,23 +300,75 @@ def plugin_tu(name, entries, records, simd_shards, source, n_scalar):
             "    }",
             "    return s;",
             "  };",
-            f"  spec->name = {cstr(name)};"]
+            f"  spec->name = {cstr(spec_name)};"]
     for e in entries:
+        aliases = ", ".join(cstr(a) for a in e.aliases if a != e.name)
         out += ["  {", "    PluginUfunc u;",
-                f"    u.name = {cstr(e.name)};", f"    u.nin = {e.nin};", f"    u.nout = {e.nout};",
+                f"    u.name = {cstr(e.name)};",
+                f"    u.aliases = {{{aliases}}};",
+                f"    u.nin = {e.nin};", f"    u.nout = {e.nout};",
                 f"    u.overload = {'true' if e.overload else 'false'};",
                 f"    u.identity = Identity{IDENTITY[e.identity]};",
                 f"    u.reorderable = {'true' if e.reorderable else 'false'};",
                 f"    u.doc = {cstr(e.doc)};",
                 f"    u.signature = {cstr(e.signature or '')};",
                 f"    u.traits = {traits_init(e)};"]
+        if e.int_inputs_loop:
+            sigs = [t for _, t in e.signatures()]
+            out.append(f"    u.int_inputs_loop = {sigs.index(e.int_inputs_loop)};")
         for r in records:
             if r.entry is not e:
                 continue
             types = ", ".join(f"DType::{DTYPE[c]}" for c in r.ins + r.outs)
             out.append(f"    u.loops.push_back(Loop{{.types = {{{types}}}, "
-                       f".slots = slot({r.index}, {shard_of.get(r.index, -1)})}});")
+                       f".slots = slot({r.index}, {shard_of.get(r.index, -1)}), .id = {r.index}}});")
         out += ["    spec->ufuncs.push_back(std::move(u));", "  }"]
+    return out
+
+
+def shard_declarations(ns, n_scalar, n_simd):
+    out = [f"namespace ufuncx::{ns} {{"]
+    out += [f"void FillScalarLoops{k}(LoopSlots* t);" for k in range(n_scalar)]
+    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t, LoopFn* r, LoopFn* w);" for k in range(n_simd)]
+    return out + [f"}}  // namespace ufuncx::{ns}", ""]
+
+
+def registry(entries, records, simd_shards, source, n_scalar):
+    """The built-ins' TU: DescribeBuiltins (the same body as a plugin's
+    describe function) and the entry points the per-target loop tests use."""
+    n_simd = len(simd_shards)
+    out = [string.Template(HEADER).substitute(source=source),
+           "#include <cmath>", "#include <cstdint>", "#include <utility>", "#include <vector>", "",
+           "#include <hwy/targets.h>", "",
+           '#include "generated.h"', '#include "ufuncx/plugin.h"', ""]
+    out += shard_declarations("gen", n_scalar, n_simd)
+    out += ["namespace ufuncx::internal {", "",
+            f"int NumGeneratedLoops() {{ return {len(records)}; }}", "",
+            "std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r, LoopFn* w) {",
+            "  return {" + ", ".join(f"gen::DispatchSimdLoops{k}(t, r, w)" for k in range(n_simd)) + "};",
+            "}", "",
+            "std::vector<int64_t> CompiledSimdTargets() {",
+            "  return hwy::SupportedAndGeneratedTargets();",
+            "}", "",
+            "void DescribeBuiltins(PluginSpec* spec) {"]
+    out += describe_body("builtins", entries, records, simd_shards, n_scalar, "gen")
+    out += ["}", "", "}  // namespace ufuncx::internal", ""]
+    return "\n".join(out)
+
+
+def plugin_tu(name, entries, records, simd_shards, source, n_scalar):
+    """plugin.cc: the two exported functions LoadPlugin calls."""
+    ns = f"gen_{name}"
+    out = [string.Template(HEADER).substitute(source=source),
+           "#include <cmath>", "#include <utility>", "#include <vector>", "",
+           "#include <hwy/targets.h>", "",
+           '#include "ufuncx/plugin.h"', ""]
+    out += shard_declarations(ns, n_scalar, len(simd_shards))
+    out += ['#define UFX_EXPORT extern "C" __attribute__((visibility("default")))',
+            "UFX_EXPORT int ufuncx_plugin_abi_version(void) { return ufuncx::kPluginAbiVersion; }", "",
+            "UFX_EXPORT void ufuncx_plugin_describe(ufuncx::PluginSpec* spec) {",
+            "  using namespace ufuncx;"]
+    out += describe_body(name, entries, records, simd_shards, n_scalar, ns)
     out += ["}", ""]
     return "\n".join(out)
 
@@ -436,8 +415,7 @@ def generate(table, out_dir, source, plugin=None, shards=8, simd_shards=4, table
         sources = sorted(f for f in files if f.endswith(".cc"))
         files["CMakeLists.txt"] = project_cmake(plugin, sources, [os.path.abspath(table_dir)])
     else:
-        files["registry_gen.cc"] = registry(entries, records, simd, source, len(scalar),
-                                            "RegisterBuiltins")
+        files["registry_gen.cc"] = registry(entries, records, simd, source, len(scalar))
     for f, text in files.items():
         write(os.path.join(out_dir, f), text)
     return sorted(files)

@@ -47,6 +47,10 @@ def load_plugin(path):
         if name not in g:
             g[name] = _core.get(name)
             __all__.append(name)
+    for alias, name in _core.aliases():
+        if name in names and alias not in g:
+            g[alias] = g[name]
+            __all__.append(alias)
     return list(names)
 
 

@@ -14,13 +14,16 @@ namespace ufuncx {
 // 2: IndexedIndices::stop; 3: LoopSlots::rows; 4: accumulate's start value
 // (aux) and LoopSlots::may_fail; 5: the indexed slot checks raw indices
 // always (IndexedIndices::stop may be null; wrap may be set with it);
-// 6: PluginUfunc::traits, Loop without its shard name.
-inline constexpr int kPluginAbiVersion = 6;
+// 6: PluginUfunc::traits, Loop without its shard name; 7: PluginUfunc's
+// aliases and int_inputs_loop, PluginSpec::simd_targets (the built-ins are
+// described by the same spec and registered by the same path).
+inline constexpr int kPluginAbiVersion = 7;
 
-// One table entry of a plugin: a new ufunc, or (overload) loops for an
-// existing one, appended after its loops in table order.
+// One table entry: a new ufunc, or (overload) loops for an existing one,
+// appended after its loops in table order.
 struct PluginUfunc {
   std::string name;
+  std::vector<std::string> aliases;  // new ufuncs only
   int nin = 0;
   int nout = 0;
   bool overload = false;
@@ -30,11 +33,17 @@ struct PluginUfunc {
   std::string signature;  // core dims of a generalized ufunc, else empty
   UfuncTraits traits;     // new ufuncs only; an overload keeps the ufunc's
   std::vector<Loop> loops;
+  // NumPy's true-division rule (Ufunc::SetIntInputsLoop): the index of the
+  // loop that all-integer inputs take, or -1.
+  int int_inputs_loop = -1;
 };
 
+// What a generated table describes: its ufuncs and, per SIMD loop file, the
+// Highway target it chose on this CPU.
 struct PluginSpec {
   std::string name;
   std::vector<PluginUfunc> ufuncs;
+  std::vector<std::pair<std::string, std::string>> simd_targets;
 };
 
 // Loads the plugin at `path` and registers everything it describes, all or

@@ -24,10 +24,16 @@ std::vector<std::pair<std::string, std::string>> Aliases();
 // (shard, target) pairs.
 std::vector<std::pair<std::string, std::string>> SimdTargets();
 
+struct PluginSpec;
+
 namespace internal {
 class Registry;
+// Registers what a generated table describes (the built-ins, a plugin),
+// each ufunc's loops as one batch, and records its SIMD targets (keys
+// prefixed with `target_prefix`). The spec must be valid (LoadPlugin
+// validates a plugin's first). Returns the names defined or extended.
+std::vector<std::string> RegisterSpec(PluginSpec& spec, const std::string& target_prefix);
 Registry& GlobalRegistry();
-// Used by generated code only.
 Ufunc& DefineUfunc(std::string name, std::vector<std::string> aliases, int nin,
                    int nout, Identity identity, bool reorderable,
                    std::string doc, UfuncTraits traits = {});

@@ -229,6 +229,8 @@ class Ufunc {
   std::vector<std::string> TypeStrings() const;
 
   void AddLoop(Loop loop);
+  // Appends loops in order as one new version of the list (one copy).
+  void AddLoops(std::vector<Loop> loops);
   // Makes this a generalized ufunc; throws ValueError for a malformed
   // signature or one whose operand count differs from nin + nout.
   void SetCoreSignature(const std::string& signature);
