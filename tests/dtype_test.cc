@@ -46,6 +46,25 @@ TEST(DType, Promotion) {
   }
 }
 
+// bfloat16 has no NumPy type code, so the Python test that ties the
+// generator's cast table (tools/ufuncgen/table.py) to this one leaves it
+// out; its row and column are checked here, as both tables state them:
+// safe from bool and 8-bit ints, safe to float32 and wider and to complex.
+TEST(DType, BFloat16SafeCasts) {
+  const DType all[] = {DType::kBool,    DType::kInt8,     DType::kUInt8,      DType::kInt16,
+                       DType::kUInt16,  DType::kInt32,    DType::kUInt32,     DType::kInt64,
+                       DType::kUInt64,  DType::kFloat16,  DType::kFloat32,    DType::kFloat64,
+                       DType::kLongDouble, DType::kComplex64, DType::kComplex128,
+                       DType::kCLongDouble};
+  for (DType t : all) {
+    const bool from = t == DType::kBool || t == DType::kInt8 || t == DType::kUInt8;
+    const bool to = t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kLongDouble ||
+                    t == DType::kComplex64 || t == DType::kComplex128 || t == DType::kCLongDouble;
+    EXPECT_EQ(CanCast(t, DType::kBFloat16, Casting::kSafe), from) << Name(t);
+    EXPECT_EQ(CanCast(DType::kBFloat16, t, Casting::kSafe), to) << Name(t);
+  }
+}
+
 TEST(DType, Casting) {
   EXPECT_TRUE(CanCast(DType::kInt64, DType::kFloat64, Casting::kSafe));
   EXPECT_FALSE(CanCast(DType::kInt64, DType::kFloat32, Casting::kSafe));

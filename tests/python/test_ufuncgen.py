@@ -183,3 +183,19 @@ def test_invalid_toml_and_plugin_name(tmp_path):
                       "types=['d->d']\nexpr='a'\n")
     from tools.ufuncgen import codegen
     assert codegen.main([str(noname), "-o", str(tmp_path / "out")]) == 1
+
+
+def test_generator_cast_table_agrees_with_core():
+    # The generator's safe-cast relation (table.py, used to refuse loops that
+    # can never be chosen) and core's (dtype.cc, used to choose loops) are
+    # two copies of NumPy's table: every pair must agree, and agree with
+    # NumPy. ('E', bfloat16, has no NumPy type code; dtype_test.cc checks
+    # its casts.)
+    import numpy as np
+    import ufuncx as ux
+    chars = [c for c in table.TYPE_CHARS if c != "E"]
+    for a in chars:
+        for b in chars:
+            want = bool(np.can_cast(a, b, "safe"))
+            assert table.safe_cast(a, b) == want, (a, b)
+            assert ux.can_cast(a, b, "safe") == want, (a, b)
