@@ -145,7 +145,7 @@ def ops_header(entries, includes, source):
     struct per `expr` kernel (namespace ufuncx::ops)."""
     lines = [string.Template(HEADER).substitute(source=source), "#pragma once", "",
              "#include <cmath>", "#include <cstdint>", "",
-             '#include "ops/scalar_ops.h"', '#include "ops/gufunc_ops.h"']
+             '#include "ops/scalar_math_ops.h"', '#include "ops/gufunc_ops.h"']
     lines += [f'#include "{inc}"' for inc in includes]
     lines += ["", "namespace ufuncx::ops {"]
     for e in entries:

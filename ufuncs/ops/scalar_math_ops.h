@@ -1,0 +1,380 @@
+// Scalar kernels of the built-in ufuncs, part two: unary ops and the
+// floating-point math functions (part one, with the helpers and the
+// conventions every op follows: scalar_ops.h).
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "ops/scalar_ops.h"
+
+namespace ufuncx::ops {
+
+// ------------------------------------------------------------------- unary
+
+struct Negative {
+  template <class T>
+  static T Call(T a) {
+    if constexpr (kIsInt<T>) return WrapNeg(a);
+    else return -a;
+  }
+};
+struct Positive {
+  template <class T>
+  static T Call(T a) { return a; }
+};
+// |z| as NumPy's SIMD loops compute it for complex64/complex128
+// (larger * sqrt(fma(ratio, ratio, 1))), and libm's hypot for clongdouble.
+template <class C>
+inline typename C::value_type ComplexAbs(C z) {
+  using R = typename C::value_type;
+  if constexpr (std::is_same_v<R, long double>) {
+    return std::hypot(z.real(), z.imag());
+  } else {
+    const R re = std::abs(z.real()), im = std::abs(z.imag());
+    if (std::isinf(re) || std::isinf(im)) return std::numeric_limits<R>::infinity();
+    if (std::isnan(re) || std::isnan(im)) return std::numeric_limits<R>::quiet_NaN();
+    const R larger = re > im ? re : im, smaller = re > im ? im : re;
+    if (larger == 0) return 0;
+    const R ratio = smaller / larger;
+    return larger * std::sqrt(std::fma(ratio, ratio, R(1)));
+  }
+}
+
+struct Absolute {
+  template <class T>
+  static auto Call(T a) {
+    if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return a;
+    else if constexpr (kIsInt<T>) return a < 0 ? WrapNeg(a) : a;
+    else if constexpr (kIsComplex<T>) return ComplexAbs(a);
+    else return std::fabs(a);
+  }
+};
+struct Fabs {
+  template <class T>
+  static T Call(T a) { return std::fabs(a); }
+};
+struct Conjugate {
+  template <class T>
+  static T Call(T a) {
+    if constexpr (kIsComplex<T>) return std::conj(a);
+    else return a;
+  }
+};
+struct Square {
+  template <class T>
+  static T Call(T a) { return Multiply::Call(a, a); }
+};
+struct Reciprocal {
+  template <class T>
+  static T Call(T a) {
+    if constexpr (kIsInt<T>) {
+      return Convert<T>(1.0 / static_cast<double>(a));
+    } else if constexpr (kIsComplex<T>) {
+      using R = typename T::value_type;
+      const R r = a.real(), i = a.imag();
+      if (std::abs(i) <= std::abs(r)) {
+        const R q = i / r, d = r + i * q;
+        return T(R(1) / d, -q / d);
+      }
+      const R q = r / i, d = r * q + i;
+      return T(q / d, R(-1) / d);
+    } else {
+      return T(1) / a;
+    }
+  }
+};
+struct Sign {
+  template <class T>
+  static T Call(T a) {
+    if constexpr (std::is_unsigned_v<T>) return a > 0 ? 1 : 0;
+    else if constexpr (kIsInt<T>) return static_cast<T>((a > 0) - (a < 0));
+    else if constexpr (kIsComplex<T>) {
+      using R = typename T::value_type;
+      const R r = a.real(), i = a.imag();
+      const R nan = std::numeric_limits<R>::quiet_NaN();
+      if (std::isnan(r) || std::isnan(i)) return T(nan, nan);
+      if (std::isinf(r)) return std::isinf(i) ? T(nan, nan) : T(r > 0 ? 1 : -1, 0);
+      if (std::isinf(i)) return T(0, i > 0 ? 1 : -1);
+      if (r == 0 && i == 0) return T(0, 0);
+      const R m = std::hypot(r, i);
+      return T(r / m, i / m);
+    } else {
+      return a > 0 ? T(1) : a < 0 ? T(-1) : a == 0 ? T(0) : a;
+    }
+  }
+};
+
+#define UFX_ROUNDING(NAME, FN)                     \
+  struct NAME {                                    \
+    template <class T>                             \
+    static T Call(T a) {                           \
+      if constexpr (std::is_floating_point_v<T>) { \
+        return std::FN(a);                         \
+      } else {                                     \
+        return a;                                  \
+      }                                            \
+    }                                              \
+  };
+UFX_ROUNDING(Floor, floor)
+UFX_ROUNDING(Ceil, ceil)
+UFX_ROUNDING(Trunc, trunc)
+#undef UFX_ROUNDING
+
+struct Rint {
+  template <class T>
+  static T Call(T a) {
+    if constexpr (kIsComplex<T>) return T(std::nearbyint(a.real()), std::nearbyint(a.imag()));
+    else return std::nearbyint(a);
+  }
+};
+
+// Transcendentals: std:: overloads for float, double, long double and
+// std::complex (libm's c* functions, like NumPy).
+#define UFX_STD_UNARY(NAME, FN)         \
+  struct NAME {                         \
+    template <class T>                  \
+    static T Call(T a) { return std::FN(a); } \
+  };
+UFX_STD_UNARY(Sqrt, sqrt)
+UFX_STD_UNARY(Exp, exp)
+UFX_STD_UNARY(Log, log)
+UFX_STD_UNARY(Log10, log10)
+UFX_STD_UNARY(Sin, sin)
+UFX_STD_UNARY(Cos, cos)
+UFX_STD_UNARY(Tan, tan)
+UFX_STD_UNARY(Arcsin, asin)
+UFX_STD_UNARY(Arccos, acos)
+UFX_STD_UNARY(Arctan, atan)
+UFX_STD_UNARY(Sinh, sinh)
+UFX_STD_UNARY(Cosh, cosh)
+UFX_STD_UNARY(Tanh, tanh)
+UFX_STD_UNARY(Arcsinh, asinh)
+UFX_STD_UNARY(Arccosh, acosh)
+UFX_STD_UNARY(Arctanh, atanh)
+#undef UFX_STD_UNARY
+
+struct Cbrt {
+  template <class T>
+  static T Call(T a) { return std::cbrt(a); }
+};
+struct Exp2 {
+  template <class T>
+  static T Call(T a) {
+    if constexpr (kIsComplex<T>) {
+      using R = typename T::value_type;
+      return std::exp(a * R(0.693147180559945309417232121458176568L));
+    } else {
+      return std::exp2(a);
+    }
+  }
+};
+struct Expm1 {
+  template <class T>
+  static T Call(T a) {
+    if constexpr (kIsComplex<T>) {
+      using R = typename T::value_type;
+      const R x = a.real(), y = a.imag();
+      const R s = std::sin(y / 2);
+      return T(std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y));
+    } else {
+      return std::expm1(a);
+    }
+  }
+};
+struct Log2 {
+  template <class T>
+  static T Call(T a) {
+    if constexpr (kIsComplex<T>) {
+      using R = typename T::value_type;
+      return std::log(a) * R(1.442695040888963407359924681001892137L);
+    } else {
+      return std::log2(a);
+    }
+  }
+};
+struct Log1p {
+  template <class T>
+  static T Call(T a) {
+    if constexpr (kIsComplex<T>) {
+      using R = typename T::value_type;
+      const R x = a.real() + R(1), y = a.imag();
+      return T(std::log(std::hypot(x, y)), std::atan2(y, x));
+    } else {
+      return std::log1p(a);
+    }
+  }
+};
+
+template <class T>
+inline constexpr T kPi = static_cast<T>(3.141592653589793238462643383279502884L);
+struct Deg2rad {
+  template <class T>
+  static T Call(T a) { return a * (kPi<T> / T(180)); }
+};
+struct Rad2deg {
+  template <class T>
+  static T Call(T a) { return a * (T(180) / kPi<T>); }
+};
+
+struct Signbit {
+  template <class T>
+  static bool Call(T a) { return std::signbit(a); }
+};
+struct Isfinite {
+  template <class T>
+  static bool Call(T a) {
+    if constexpr (kIsComplex<T>) return std::isfinite(a.real()) && std::isfinite(a.imag());
+    else if constexpr (std::is_floating_point_v<T>) return std::isfinite(a);
+    else return true;
+  }
+};
+struct Isinf {
+  template <class T>
+  static bool Call(T a) {
+    if constexpr (kIsComplex<T>) return std::isinf(a.real()) || std::isinf(a.imag());
+    else if constexpr (std::is_floating_point_v<T>) return std::isinf(a);
+    else return false;
+  }
+};
+struct Isnan {
+  template <class T>
+  static bool Call(T a) { return IsNaN(a); }
+};
+
+// Half-precision bit helpers for the ops NumPy implements on half bits.
+inline uint16_t HalfBits(float16 h) { return Eigen::numext::bit_cast<uint16_t>(h); }
+inline float16 HalfFromBits(uint16_t b) { return Eigen::numext::bit_cast<float16>(b); }
+
+struct Spacing {
+  static constexpr bool kNativeHalf = true;
+  template <class T>
+  static T Call(T a) {
+    if constexpr (std::is_same_v<T, float16>) {
+      // NumPy's npy_half_spacing: for a negative power of two it returns the
+      // (positive) gap below, otherwise the gap above |a|.
+      const uint16_t h = HalfBits(a);
+      const uint16_t e = h & 0x7c00u, sig = h & 0x03ffu;
+      uint16_t r;
+      if (e == 0x7c00u) return HalfFromBits(0x7e00u);
+      if (h == 0x7bffu) return HalfFromBits(0x7c00u);
+      if ((h & 0x8000u) && sig == 0) {
+        if (e > 0x2c00u) r = static_cast<uint16_t>(e - 0x2c00u);
+        else if (e > 0x0400u) r = static_cast<uint16_t>(1u << ((e >> 10) - 2));
+        else r = 1;
+      } else if (e > 0x2800u) {
+        r = static_cast<uint16_t>(e - 0x2800u);
+      } else if (e > 0x0400u) {
+        r = static_cast<uint16_t>(1u << ((e >> 10) - 1));
+      } else {
+        r = 1;
+      }
+      return HalfFromBits(r);
+    } else if constexpr (std::is_same_v<T, bfloat16>) {
+      return T(Call(static_cast<float>(a)));
+    } else {
+      if (std::isinf(a)) return std::numeric_limits<T>::quiet_NaN();
+      if (a == 0) return std::numeric_limits<T>::denorm_min();
+      return std::nextafter(a, std::copysign(std::numeric_limits<T>::infinity(), a)) - a;
+    }
+  }
+};
+
+struct Nextafter {
+  static constexpr bool kNativeHalf = true;
+  template <class T>
+  static T Call(T x, T y) {
+    if constexpr (std::is_same_v<T, float16>) {
+      const uint16_t hx = HalfBits(x), hy = HalfBits(y);
+      const auto isnan = [](uint16_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x03ffu); };
+      if (isnan(hx) || isnan(hy)) return HalfFromBits(0x7e00u);
+      if (static_cast<float>(x) == static_cast<float>(y)) return x;
+      if ((hx & 0x7fffu) == 0) return HalfFromBits(static_cast<uint16_t>((hy & 0x8000u) + 1));
+      // Step the bit pattern: toward zero is -1, away from zero is +1.
+      bool toward_zero;
+      if (!(hx & 0x8000u)) {
+        toward_zero = static_cast<int16_t>(hx) > static_cast<int16_t>(hy);
+      } else {
+        toward_zero = !(hy & 0x8000u) || (hx & 0x7fffu) > (hy & 0x7fffu);
+      }
+      return HalfFromBits(static_cast<uint16_t>(toward_zero ? hx - 1 : hx + 1));
+    } else if constexpr (std::is_same_v<T, bfloat16>) {
+      return T(std::nextafter(static_cast<float>(x), static_cast<float>(y)));
+    } else {
+      return std::nextafter(x, y);
+    }
+  }
+};
+
+struct Arctan2 {
+  template <class T>
+  static T Call(T a, T b) { return std::atan2(a, b); }
+};
+struct Hypot {
+  template <class T>
+  static T Call(T a, T b) { return std::hypot(a, b); }
+};
+struct Copysign {
+  template <class T>
+  static T Call(T a, T b) { return std::copysign(a, b); }
+};
+struct Heaviside {
+  template <class T>
+  static T Call(T x, T h0) {
+    if (std::isnan(x)) return x;
+    if (x == 0) return h0;
+    return x < 0 ? T(0) : T(1);
+  }
+};
+struct Logaddexp {
+  template <class T>
+  static T Call(T x, T y) {
+    if (x == y) return x + static_cast<T>(0.693147180559945309417232121458176568L);
+    const T d = x - y;
+    if (d > 0) return x + std::log1p(std::exp(-d));
+    if (d <= 0) return y + std::log1p(std::exp(d));
+    return d;  // NaN
+  }
+};
+struct Logaddexp2 {
+  template <class T>
+  static T Call(T x, T y) {
+    constexpr T kLog2e = static_cast<T>(1.442695040888963407359924681001892137L);
+    if (x == y) return x + T(1);
+    const T d = x - y;
+    if (d > 0) return x + kLog2e * std::log1p(std::exp2(-d));
+    if (d <= 0) return y + kLog2e * std::log1p(std::exp2(d));
+    return d;
+  }
+};
+struct Ldexp {
+  template <class T, class I>
+  static T Call(T x, I e) {
+    int ie;
+    if constexpr (sizeof(I) > sizeof(int)) {
+      ie = e > INT32_MAX ? INT32_MAX : e < INT32_MIN ? INT32_MIN : static_cast<int>(e);
+    } else {
+      ie = static_cast<int>(e);
+    }
+    return std::ldexp(x, ie);
+  }
+};
+
+struct Modf {
+  template <class T>
+  static void Call(T a, T& frac, T& whole) { frac = std::modf(a, &whole); }
+};
+struct Frexp {
+  template <class T>
+  static void Call(T a, T& mantissa, int32_t& exponent) {
+    int e = 0;
+    mantissa = std::frexp(a, &e);
+    exponent = std::isfinite(a) ? e : 0;
+  }
+};
+
+}  // namespace ufuncx::ops
