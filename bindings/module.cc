@@ -700,6 +700,9 @@ PYBIND11_MODULE(_core, m) {
         pyb::gil_scoped_release release;
         torchlike::ScatterReduce(s, dim, i, u, *r, include_self);
       });
+  m.def("_check_at", [](pyb::handle ufunc, bool second_operand) {
+        CheckAt(UfuncOf(ufunc, "ufunc"), second_operand);
+      });
   m.def("_at", [](pyb::handle ufunc, pyb::handle a, pyb::handle index, pyb::handle b) {
         // ufunc.at with one integer index array: the C++ front end directly.
         const Ufunc& u = UfuncOf(ufunc, "ufunc");

@@ -124,16 +124,7 @@ def lower_index(a, index):
 def ufunc_at(ufunc, a, indices, b=None):
     """Performs unbuffered in place operation on operand `a` for elements
     specified by `indices`, like numpy.ufunc.at."""
-    if ufunc.signature is not None:
-        ufunc._check_binary("at")
-    if ufunc.nout != 1:
-        raise ValueError("Only single output ufuncs supported at this time")
-    if ufunc.nin == 1 and b is not None:
-        raise ValueError("second operand provided when ufunc is unary")
-    if ufunc.nin == 2 and b is None:
-        raise ValueError("second operand needed for ufunc")
-    if ufunc.nin not in (1, 2):
-        raise ValueError("at is only supported for unary and binary ufuncs")
+    _core._check_at(ufunc, b is not None)  # core's checks, in NumPy's order
     if not isinstance(a, np.ndarray):
         raise TypeError("first operand must be a numpy.ndarray")
     if (b is not None and type(indices) is np.ndarray and indices.dtype.kind in "iu"

@@ -11,6 +11,11 @@
 
 namespace ufuncx {
 
+// NumPy's checks of a ufunc.at call's ufunc and operand count, in its
+// order (a gufunc, several outputs, a second operand given or missing,
+// more than two inputs); every form of at makes them first.
+void CheckAt(const Ufunc& u, bool second_operand);
+
 // NumPy's ufunc.at with integer-array indices on the leading dims:
 // a[idx_0, ..., idx_k-1] (op)= b, the index arrays broadcast together,
 // negative indices wrapped once, IndexError before any write, b broadcast

@@ -135,11 +135,21 @@ void AsTorchError(int64_t dim, const Shape& shape, F&& f) {
 
 }  // namespace
 
+void CheckAt(const Ufunc& u, bool second_operand) {
+  if (u.core()) u.CheckBinaryMethod("at");
+  if (u.nout() != 1) throw ValueError("Only single output ufuncs supported at this time");
+  if (u.nin() == 1 && second_operand) {
+    throw ValueError("second operand provided when ufunc is unary");
+  }
+  if (u.nin() == 2 && !second_operand) throw ValueError("second operand needed for ufunc");
+  if (u.nin() != 1 && u.nin() != 2) {
+    throw ValueError("at is only supported for unary and binary ufuncs");
+  }
+}
+
 ScatterReport At(const Ufunc& u, const ArrayView& a, std::span<const ArrayView> indices,
                  const ArrayView* b) {
-  if (u.nout() != 1) throw ValueError("Only single output ufuncs supported at this time");
-  if (u.nin() == 1 && b) throw ValueError("second operand provided when ufunc is unary");
-  if (u.nin() == 2 && !b) throw ValueError("second operand needed for ufunc");
+  CheckAt(u, b != nullptr);
   Lowered l = LowerLeading(a, indices);
   ScatterRequest r;
   r.operands = {a};
