@@ -766,9 +766,9 @@ PYBIND11_MODULE(_core, m) {
   m.def("aliases", &Aliases, "(alias, name) pairs.");
   m.def("simd_targets", [] {
         pyb::dict d;
-        for (const auto& [shard, target] : SimdTargets()) d[pyb::str(shard)] = target;
+        for (const auto& [family, target] : SimdTargets()) d[pyb::str(family)] = target;
         return d;
-      }, "The Highway target each SIMD loop shard selected on this CPU.");
+      }, "The Highway target each loop family's SIMD file selected on this CPU (plugins' as 'plugin.family').");
   m.def("loop_targets", [](const std::string& name) {
         pyb::dict d;
         const Ufunc& u = GetUfunc(name);

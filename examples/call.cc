@@ -41,8 +41,8 @@ int main() {
   }
   std::printf("\n");
 
-  for (const auto& [shard, target] : ufuncx::SimdTargets()) {
-    std::printf("%s runs on %s\n", shard.c_str(), target.c_str());
+  for (const auto& [family, target] : ufuncx::SimdTargets()) {
+    std::printf("%s runs on %s\n", family.c_str(), target.c_str());
   }
   return 0;
 }

@@ -115,7 +115,7 @@ void CompareOutputs(const Ufunc& u, const Loop& l, const Buffers& got, const Buf
 }
 
 // The generated SIMD slot tables (indexed by Loop::id) with `target` the
-// only one Highway may pick; `chosen` is the target each shard took.
+// only one Highway may pick; `chosen` is the target each family's SIMD file took.
 struct SimdTables {
   std::vector<LoopFn> contig, reduce, rows;
   std::vector<int64_t> chosen;

@@ -18,7 +18,7 @@ class Registry {
   std::deque<Ufunc> ufuncs;
   std::map<std::string, Ufunc*, std::less<>> by_name;
   std::vector<std::pair<std::string, std::string>> aliases;
-  std::vector<std::pair<std::string, std::string>> shard_targets;
+  std::vector<std::pair<std::string, std::string>> family_targets;
 };
 
 Registry& GlobalRegistry() {
@@ -45,10 +45,10 @@ Ufunc& DefineUfunc(std::string name, std::vector<std::string> aliases, int nin,
   return u;
 }
 
-void RecordShardTarget(std::string shard, std::string target) {
+void RecordFamilyTarget(std::string family, std::string target) {
   Registry& r = GlobalRegistry();
   std::lock_guard<std::mutex> lock(r.mu);
-  r.shard_targets.emplace_back(std::move(shard), std::move(target));
+  r.family_targets.emplace_back(std::move(family), std::move(target));
 }
 
 // (Not FindUfunc: the built-ins register from inside its first call.)
@@ -72,8 +72,8 @@ std::vector<std::string> RegisterSpec(PluginSpec& spec, const std::string& targe
     if (p.int_inputs_loop >= 0) u->SetIntInputsLoop(before + p.int_inputs_loop);
     names.push_back(p.name);
   }
-  for (const auto& [shard, target] : spec.simd_targets) {
-    RecordShardTarget(target_prefix + shard, target);
+  for (const auto& [family, target] : spec.simd_targets) {
+    RecordFamilyTarget(target_prefix + family, target);
   }
   return names;
 }
@@ -124,7 +124,7 @@ std::vector<std::pair<std::string, std::string>> Aliases() {
 std::vector<std::pair<std::string, std::string>> SimdTargets() {
   internal::Registry& r = internal::Loaded();
   std::lock_guard<std::mutex> lock(r.mu);
-  return r.shard_targets;
+  return r.family_targets;
 }
 
 }  // namespace ufuncx

@@ -80,6 +80,7 @@ def test_builtin_table_is_valid():
      "reduce_widen: only binary ufuncs"),
     (entry(overload=True, doc="", reorderable=False, logical=True),
      "logical: an overload adds loops only and keeps the existing ufunc's rules"),
+    (entry(family="Bad Family"), "family: 'Bad Family' is not a valid family name"),
 ])
 def test_validation_messages(data, fragment):
     with pytest.raises(table.TableError) as e:
@@ -112,7 +113,7 @@ def test_every_documented_key_is_accepted():
     keys = documented_keys()
     assert set(keys) == {"Top level", "`[[ufunc]]`", "`[[ufunc.loop]]`", "`simd` entries"}
     data = {"format": 1, "plugin": "p", "includes": ["k.h"], "ufunc": [
-        {"name": "f", "aliases": ["g"], "nin": 2, "nout": 1, "identity": "0", "reorderable": True,
+        {"name": "f", "aliases": ["g"], "family": "mine", "nin": 2, "nout": 1, "identity": "0", "reorderable": True,
          "doc": "d", "ulp": 2, "int_inputs_loop": "dd->d", "bool_inputs": "refuse",
          "bool_error": "no bools", "logical": False, "comparison": False, "reduce_widen": True,
          "exact_split": "integers",
@@ -199,3 +200,19 @@ def test_generator_cast_table_agrees_with_core():
             want = bool(np.can_cast(a, b, "safe"))
             assert table.safe_cast(a, b) == want, (a, b)
             assert ux.can_cast(a, b, "safe") == want, (a, b)
+
+
+def test_loop_files_are_named_after_their_families():
+    # One scalar file per family, one SIMD file per family with Highway
+    # bodies, in the table's order; a family named nowhere gets no file.
+    t = table.parse_table({"ufunc": [
+        dict(entry()["ufunc"][0], name="f", family="one"),
+        dict(entry()["ufunc"][0], name="g", family="two", loop=[
+            {"types": ["ff->f"], "op": "Add", "simd": [{"op": "Add", "types": "f"}]}]),
+        dict(entry()["ufunc"][0], name="h", family="one")]})
+    from tools.ufuncgen import ufuncgen
+    assert ufuncgen.output_names(t) == ["generated_ops.h", "loops_one.cc", "loops_two.cc",
+                                        "simd_two.cc", "registry_gen.cc"]
+    builtin = ufuncgen.output_names(table.load_table(str(ROOT / "ufuncs" / "ufuncs.toml")))
+    assert "loops_arithmetic.cc" in builtin and "simd_arithmetic.cc" in builtin
+    assert not any(n.startswith("loops_loops") for n in builtin)  # every built-in has a family

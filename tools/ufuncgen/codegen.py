@@ -199,7 +199,7 @@ def main(argv=None):
             raise tbl.TableError(f"{a.table}: no plugin name; add `plugin = \"my_kernels\"` at the "
                                  f"top of the table or pass --name")
         out_dir = a.out_dir or os.path.join(os.getcwd(), f"{name}_plugin")
-        generate(table, out_dir, os.path.basename(a.table), name, shards=2, simd_shards=1,
+        generate(table, out_dir, os.path.basename(a.table), name,
                  table_dir=os.path.dirname(os.path.abspath(a.table)))
         if a.build:
             print(build(out_dir, name, a.ufuncx_dir))

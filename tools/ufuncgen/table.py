@@ -18,6 +18,7 @@ _INFO = {
     "D": ("c", 16), "G": ("c", 32),
 }
 IDENTITIES = {"0", "1", "-1", "true", "false", "-inf"}
+DEFAULT_FAMILY = "loops"
 PAIRWISE_CHARS = "eEfdgFDG"  # float and complex types, which may reduce pairwise
 SIMD_CHARS = "?bBhHiIlLfd"
 # Argument names of expr kernels, in input order.
@@ -133,6 +134,7 @@ class UfuncEntry:
     signature: str | None = None  # core dims of a generalized ufunc
     overload: bool = False        # loops for an existing ufunc (plugins)
     traits: Traits = None         # type-resolution and reduction rules
+    family: str = DEFAULT_FAMILY  # the loop family: its generated files and SIMD target
 
     def pairwise_types(self) -> str:
         """Float type chars whose reduction is NumPy's pairwise sum."""
@@ -180,6 +182,10 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
         raise TableError(f"{path}.name: {name!r} is not a valid identifier; use lower_snake_case")
     path = f"{path}({name})"
     aliases = tuple(_pop(raw, "aliases", list, path, []))
+    family = _pop(raw, "family", str, path, DEFAULT_FAMILY)
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", family):
+        raise TableError(f"{path}.family: {family!r} is not a valid family name; use "
+                         f"lower_snake_case (it names generated files)")
     nin = _pop(raw, "nin", int, path)
     nout = _pop(raw, "nout", int, path)
     if nin < 1 or nout < 1 or nin + nout > 8:
@@ -200,7 +206,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
             raise TableError(f"{path}: a generalized ufunc (signature) has no identity and is not "
                              f"reorderable; remove identity/reorderable")
     loops_raw = _pop(raw, "loop", list, path)
-    _no_leftovers(raw, path, "name, aliases, nin, nout, identity, reorderable, overload, doc, "
+    _no_leftovers(raw, path, "name, aliases, family, nin, nout, identity, reorderable, overload, doc, "
                   "ulp, int_inputs_loop, signature, loop, " + ", ".join(TRAIT_KEYS))
     if overload and (identity is not None or reorderable or aliases or signature):
         raise TableError(f"{path}: an overload adds loops only; remove identity, reorderable, "
@@ -280,7 +286,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
         raise TableError(f"{path}.int_inputs_loop: {int_inputs_loop!r} is not one of this ufunc's "
                          f"signatures; list it under [[ufunc.loop]] or remove the key")
     entry = UfuncEntry(name, aliases, nin, nout, identity, reorderable, doc, ulp, tuple(groups),
-                       int_inputs_loop, signature, overload, traits)
+                       int_inputs_loop, signature, overload, traits, family)
     check_order(entry, path)
     return entry
 

@@ -1,9 +1,11 @@
-"""Generates the registry and loop shards from a ufunc table.
+"""Generates the registry and the loop files from a ufunc table.
 
-Outputs (into --out-dir, build tree only):
-  registry_gen.cc   ufunc definitions, loop slots, SIMD dispatch per shard
-  loops_<k>.cc      scalar loops (strided + contiguous drivers), k < --shards
-  simd_<k>.cc       Highway loops, one dynamic dispatch per shard
+Outputs (into --out-dir, build tree only), one pair of loop files per loop
+family (the entries' `family` key):
+  registry_gen.cc      DescribeBuiltins: every ufunc, its loops and slots
+  loops_<family>.cc    scalar loops (strided, contiguous, reduce, ... drivers)
+  simd_<family>.cc     Highway loops, one dynamic dispatch per family
+  generated_ops.h      the kernels the loop files instantiate
 """
 from __future__ import annotations
 
@@ -186,10 +188,15 @@ def simd_expr_structs(entries):
     return "\n".join(out)
 
 
-def shard(items, k):
-    k = max(1, min(k, len(items)))
-    size = -(-len(items) // k)
-    return [items[i:i + size] for i in range(0, len(items), size)]
+def families(records):
+    """The loop records grouped by their ufunc's family, families in the
+    order the table first names them: {family: records}. Each family is one
+    scalar file, loops_<family>.cc, and (when it has Highway bodies) one SIMD
+    file, simd_<family>.cc, whose chosen target simd_targets() reports."""
+    out = {}
+    for r in records:
+        out.setdefault(r.entry.family, []).append(r)
+    return out
 
 
 def write(path, text):
@@ -202,7 +209,7 @@ def write(path, text):
         f.write(text)
 
 
-def scalar_shard(k, recs, ops_header, source, ns="gen"):
+def scalar_file(fam, recs, ops_header, source, ns="gen"):
     lines = [string.Template(HEADER).substitute(source=source),
              '#include "ufuncx/loop.h"',
              f'#include "{ops_header}"',
@@ -210,7 +217,7 @@ def scalar_shard(k, recs, ops_header, source, ns="gen"):
              f"namespace ufuncx::{ns} {{",
              "using drivers::Accumulate;", "using drivers::Contig;", "using drivers::Indexed;",
              "using drivers::Reduce;", "using drivers::Strided;", "",
-             f"void FillScalarLoops{k}(LoopSlots* t) {{"]
+             f"void FillScalarLoops_{fam}(LoopSlots* t) {{"]
     for r in recs:
         if r.entry.signature:
             lines.append(f"  t[{r.index}] = {{&drivers::Gufunc<{r.gufunc_args()}>}};"
@@ -229,8 +236,8 @@ def scalar_shard(k, recs, ops_header, source, ns="gen"):
     return "\n".join(lines)
 
 
-def simd_shard(k, recs, simd_ops_header, source, ns="gen", exprs=""):
-    fname = f"simd_{k}.cc"
+def simd_file(fam, recs, simd_ops_header, source, ns="gen", exprs=""):
+    fname = f"simd_{fam}.cc"
     body = "\n".join(f"  t[{r.index}] = &s::{r.simd_driver()};  // {r.entry.name} {r.sig}"
                      for r in recs)
     body += "".join(f"\n  r[{r.index}] = &s::{r.simd_reduce_driver()};" for r in recs if r.simd_reduce)
@@ -252,7 +259,7 @@ namespace ufuncx::simd::HWY_NAMESPACE {{
 namespace ufuncx::{ns}::HWY_NAMESPACE {{
 namespace s = ufuncx::simd::HWY_NAMESPACE;
 
-int64_t FillSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopFn* w) {{
+int64_t FillSimdLoops_{fam}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopFn* w) {{
   (void)r;
   (void)w;
 {body}
@@ -264,37 +271,37 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace ufuncx::{ns} {{
-HWY_EXPORT(FillSimdLoops{k});
-int64_t DispatchSimdLoops{k}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopFn* w) {{
-  return HWY_DYNAMIC_DISPATCH(FillSimdLoops{k})(t, r, w);
+HWY_EXPORT(FillSimdLoops_{fam});
+int64_t DispatchSimdLoops_{fam}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopFn* w) {{
+  return HWY_DYNAMIC_DISPATCH(FillSimdLoops_{fam})(t, r, w);
 }}
 }}  // namespace ufuncx::{ns}
 #endif
 """
 
 
-def describe_body(spec_name, entries, records, simd_shards, n_scalar, ns):
+def describe_body(spec_name, entries, records, scalar, simd, ns):
     """The body of a function filling `PluginSpec* spec`: every ufunc of the
-    table with its loops (their slots from the scalar and SIMD shards, the
+    table with its loops (their slots from the scalar and SIMD files, the
     SIMD ones for the best target Highway allows now) and the target each
-    SIMD shard chose. Built-ins and plugins are described by the same code
-    and registered by core's one path (internal::RegisterSpec)."""
-    n_simd = len(simd_shards)
-    shard_of = {r.index: k for k, recs in enumerate(simd_shards) for r in recs}
+    family's SIMD file chose. Built-ins and plugins are described by the
+    same code and registered by core's one path (internal::RegisterSpec)."""
+    fams = list(simd)
+    simd_of = {r.index: i for i, f in enumerate(fams) for r in simd[f]}
     out = [f"  std::vector<LoopSlots> slots({len(records)});"]
-    out += [f"  {ns}::FillScalarLoops{k}(slots.data());" for k in range(n_scalar)]
+    out += [f"  {ns}::FillScalarLoops_{f}(slots.data());" for f in scalar]
     out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr), simd_reduce({len(records)}, nullptr),",
             f"      simd_rows({len(records)}, nullptr);",
-            "  std::vector<const char*> target(" + str(max(n_simd, 1)) + ", nullptr);"]
-    for k in range(n_simd):
-        out.append(f"  target[{k}] = hwy::TargetName(\n"
-                   f"      {ns}::DispatchSimdLoops{k}(simd.data(), simd_reduce.data(), simd_rows.data()));")
-        out.append(f'  spec->simd_targets.emplace_back("simd_{k}", target[{k}]);')
-    out += ["  auto slot = [&](int i, int shard) {",
+            "  std::vector<const char*> target(" + str(max(len(fams), 1)) + ", nullptr);"]
+    for i, f in enumerate(fams):
+        out.append(f"  target[{i}] = hwy::TargetName(\n"
+                   f"      {ns}::DispatchSimdLoops_{f}(simd.data(), simd_reduce.data(), simd_rows.data()));")
+        out.append(f'  spec->simd_targets.emplace_back("{f}", target[{i}]);')
+    out += ["  auto slot = [&](int i, int family) {",
             "    LoopSlots s = slots[static_cast<size_t>(i)];",
-            "    if (shard >= 0 && simd[static_cast<size_t>(i)]) {",
+            "    if (family >= 0 && simd[static_cast<size_t>(i)]) {",
             "      s.contig = simd[static_cast<size_t>(i)];",
-            "      s.simd_target = target[static_cast<size_t>(shard)];",
+            "      s.simd_target = target[static_cast<size_t>(family)];",
             "      s.reduce_contig = simd_reduce[static_cast<size_t>(i)];",
             "      s.rows = simd_rows[static_cast<size_t>(i)];",
             "    }",
@@ -321,54 +328,53 @@ def describe_body(spec_name, entries, records, simd_shards, n_scalar, ns):
                 continue
             types = ", ".join(f"DType::{DTYPE[c]}" for c in r.ins + r.outs)
             out.append(f"    u.loops.push_back(Loop{{.types = {{{types}}}, "
-                       f".slots = slot({r.index}, {shard_of.get(r.index, -1)}), .id = {r.index}}});")
+                       f".slots = slot({r.index}, {simd_of.get(r.index, -1)}), .id = {r.index}}});")
         out += ["    spec->ufuncs.push_back(std::move(u));", "  }"]
     return out
 
 
-def shard_declarations(ns, n_scalar, n_simd):
+def file_declarations(ns, scalar, simd):
     out = [f"namespace ufuncx::{ns} {{"]
-    out += [f"void FillScalarLoops{k}(LoopSlots* t);" for k in range(n_scalar)]
-    out += [f"int64_t DispatchSimdLoops{k}(LoopFn* t, LoopFn* r, LoopFn* w);" for k in range(n_simd)]
+    out += [f"void FillScalarLoops_{f}(LoopSlots* t);" for f in scalar]
+    out += [f"int64_t DispatchSimdLoops_{f}(LoopFn* t, LoopFn* r, LoopFn* w);" for f in simd]
     return out + [f"}}  // namespace ufuncx::{ns}", ""]
 
 
-def registry(entries, records, simd_shards, source, n_scalar):
+def registry(entries, records, scalar, simd, source):
     """The built-ins' TU: DescribeBuiltins (the same body as a plugin's
     describe function) and the entry points the per-target loop tests use."""
-    n_simd = len(simd_shards)
     out = [string.Template(HEADER).substitute(source=source),
            "#include <cmath>", "#include <cstdint>", "#include <utility>", "#include <vector>", "",
            "#include <hwy/targets.h>", "",
            '#include "generated.h"', '#include "ufuncx/plugin.h"', ""]
-    out += shard_declarations("gen", n_scalar, n_simd)
+    out += file_declarations("gen", scalar, simd)
     out += ["namespace ufuncx::internal {", "",
             f"int NumGeneratedLoops() {{ return {len(records)}; }}", "",
             "std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r, LoopFn* w) {",
-            "  return {" + ", ".join(f"gen::DispatchSimdLoops{k}(t, r, w)" for k in range(n_simd)) + "};",
+            "  return {" + ", ".join(f"gen::DispatchSimdLoops_{f}(t, r, w)" for f in simd) + "};",
             "}", "",
             "std::vector<int64_t> CompiledSimdTargets() {",
             "  return hwy::SupportedAndGeneratedTargets();",
             "}", "",
             "void DescribeBuiltins(PluginSpec* spec) {"]
-    out += describe_body("builtins", entries, records, simd_shards, n_scalar, "gen")
+    out += describe_body("builtins", entries, records, scalar, simd, "gen")
     out += ["}", "", "}  // namespace ufuncx::internal", ""]
     return "\n".join(out)
 
 
-def plugin_tu(name, entries, records, simd_shards, source, n_scalar):
+def plugin_tu(name, entries, records, scalar, simd, source):
     """plugin.cc: the two exported functions LoadPlugin calls."""
     ns = f"gen_{name}"
     out = [string.Template(HEADER).substitute(source=source),
            "#include <cmath>", "#include <utility>", "#include <vector>", "",
            "#include <hwy/targets.h>", "",
            '#include "ufuncx/plugin.h"', ""]
-    out += shard_declarations(ns, n_scalar, len(simd_shards))
+    out += file_declarations(ns, scalar, simd)
     out += ['#define UFX_EXPORT extern "C" __attribute__((visibility("default")))',
             "UFX_EXPORT int ufuncx_plugin_abi_version(void) { return ufuncx::kPluginAbiVersion; }", "",
             "UFX_EXPORT void ufuncx_plugin_describe(ufuncx::PluginSpec* spec) {",
             "  using namespace ufuncx;"]
-    out += describe_body(name, entries, records, simd_shards, n_scalar, ns)
+    out += describe_body(name, entries, records, scalar, simd, ns)
     out += ["}", ""]
     return "\n".join(out)
 
@@ -393,29 +399,43 @@ set_target_properties({name} PROPERTIES PREFIX "" CXX_VISIBILITY_PRESET hidden
 """
 
 
-def generate(table, out_dir, source, plugin=None, shards=8, simd_shards=4, table_dir="."):
+def plan_files(table):
+    """(records, scalar families, SIMD families): what generate() writes."""
+    records = collect(table.entries)
+    scalar = families(records)
+    simd = families([r for r in records if r.simd])
+    return records, scalar, simd
+
+
+def output_names(table, plugin=None):
+    """The files generate() writes for `table`, in a stable order."""
+    _, scalar, simd = plan_files(table)
+    names = ["generated_ops.h"] + [f"loops_{f}.cc" for f in scalar] + [f"simd_{f}.cc" for f in simd]
+    names += ["plugin.cc", "CMakeLists.txt"] if plugin else ["registry_gen.cc"]
+    return names
+
+
+def generate(table, out_dir, source, plugin=None, table_dir="."):
     """Writes the sources for `table` into out_dir: the built-in registry, or
     (plugin) a complete CMake project for a plugin library. Returns the
     files written."""
     os.makedirs(out_dir, exist_ok=True)
     entries = table.entries
     ns = f"gen_{plugin}" if plugin else "gen"
-    records = collect(entries)
-    scalar = shard(records, shards)
-    simd_recs = [r for r in records if r.simd]
-    simd = shard(simd_recs, simd_shards) if simd_recs else []
+    records, scalar, simd = plan_files(table)
     exprs = simd_expr_structs(entries)
     files = {"generated_ops.h": ops_header(entries, table.includes, source)}
-    for k, recs in enumerate(scalar):
-        files[f"loops_{k}.cc"] = scalar_shard(k, recs, "generated_ops.h", source, ns)
-    for k, recs in enumerate(simd):
-        files[f"simd_{k}.cc"] = simd_shard(k, recs, "ops/simd_ops-inl.h", source, ns, exprs)
+    for f, recs in scalar.items():
+        files[f"loops_{f}.cc"] = scalar_file(f, recs, "generated_ops.h", source, ns)
+    for f, recs in simd.items():
+        files[f"simd_{f}.cc"] = simd_file(f, recs, "ops/simd_ops-inl.h", source, ns, exprs)
     if plugin:
-        files["plugin.cc"] = plugin_tu(plugin, entries, records, simd, source, len(scalar))
+        files["plugin.cc"] = plugin_tu(plugin, entries, records, scalar, simd, source)
         sources = sorted(f for f in files if f.endswith(".cc"))
         files["CMakeLists.txt"] = project_cmake(plugin, sources, [os.path.abspath(table_dir)])
     else:
-        files["registry_gen.cc"] = registry(entries, records, simd, source, len(scalar))
+        files["registry_gen.cc"] = registry(entries, records, scalar, simd, source)
+    assert sorted(files) == sorted(output_names(table, plugin))
     for f, text in files.items():
         write(os.path.join(out_dir, f), text)
     return sorted(files)
@@ -425,9 +445,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="ufuncgen", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("table", help="ufunc table (TOML)")
-    p.add_argument("--out-dir", required=True)
-    p.add_argument("--shards", type=int, default=8, help="scalar loop shards")
-    p.add_argument("--simd-shards", type=int, default=4)
+    p.add_argument("--out-dir")
+    p.add_argument("--list-outputs", action="store_true",
+                   help="print the names of the files it would write, one a line, and stop")
     p.add_argument("--check", action="store_true", help="validate only")
     a = p.parse_args(argv)
     try:
@@ -438,6 +458,11 @@ def main(argv=None):
     if a.check:
         print(f"ufuncgen: {a.table}: {len(table.entries)} ufuncs OK")
         return 0
-    generate(table, a.out_dir, os.path.basename(a.table), table.plugin, a.shards, a.simd_shards,
+    if a.list_outputs:
+        print("\n".join(output_names(table, table.plugin)))
+        return 0
+    if not a.out_dir:
+        p.error("--out-dir is required to generate")
+    generate(table, a.out_dir, os.path.basename(a.table), table.plugin,
              os.path.dirname(os.path.abspath(a.table)))
     return 0

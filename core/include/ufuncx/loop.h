@@ -56,7 +56,7 @@ struct IndexedIndices {
 // (steps 0), args[1] the input; it combines every input into the
 // accumulator in NumPy's order (pairwise for float add, else sequential,
 // with the running value kept in a register). `reduce_contig` is the same
-// for a contiguous input, from a Highway shard when the table gives one.
+// for a contiguous input, from a Highway loop file when the table gives one.
 //
 // `accumulate`: args[0] input, args[1] output (any steps): out[0] = in[0],
 // out[i] = op(out[i-1], in[i]), in order, the running value in a register.

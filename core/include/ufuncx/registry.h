@@ -20,8 +20,8 @@ std::vector<const Ufunc*> AllUfuncs();
 // (alias, canonical name) pairs.
 std::vector<std::pair<std::string, std::string>> Aliases();
 
-// Which Highway target each SIMD loop shard selected on this CPU, as
-// (shard, target) pairs.
+// Which Highway target each loop family's SIMD file selected on this CPU,
+// as (family, target) pairs; a plugin's families as "plugin.family".
 std::vector<std::pair<std::string, std::string>> SimdTargets();
 
 struct PluginSpec;
@@ -37,7 +37,7 @@ Registry& GlobalRegistry();
 Ufunc& DefineUfunc(std::string name, std::vector<std::string> aliases, int nin,
                    int nout, Identity identity, bool reorderable,
                    std::string doc, UfuncTraits traits = {});
-void RecordShardTarget(std::string shard, std::string target);
+void RecordFamilyTarget(std::string family, std::string target);
 }  // namespace internal
 
 }  // namespace ufuncx
