@@ -91,6 +91,46 @@ int64_t AxisInt(pyb::handle x) {
   return r;
 }
 
+// NEP 13: whether o's type overrides ufuncs (an __array_ufunc__ other than
+// ndarray's, None included). Plain types answer without a lookup.
+bool Overrides(PyObject* o) {
+  if (PyArray_CheckExact(o) || PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyBool_Check(o) ||
+      PyComplex_CheckExact(o) || o == Py_None || o == Py_Ellipsis || PyList_CheckExact(o) ||
+      PyTuple_CheckExact(o) || PyArray_IsScalar(o, Generic)) {
+    return false;
+  }
+  static PyObject* const ndarray_method =
+      PyObject_GetAttrString(reinterpret_cast<PyObject*>(&PyArray_Type), "__array_ufunc__");
+  PyObject* m = PyObject_GetAttrString(reinterpret_cast<PyObject*>(Py_TYPE(o)), "__array_ufunc__");
+  if (!m) {
+    PyErr_Clear();
+    return false;
+  }
+  const bool other = m != ndarray_method;
+  Py_DECREF(m);
+  return other;
+}
+
+// Whether any input, out= entry or where= of a call overrides it.
+bool AnyOverride(const pyb::args& args, const pyb::kwargs& kwargs) {
+  for (pyb::handle a : args) {
+    if (Overrides(a.ptr())) return true;
+  }
+  if (!kwargs) return false;
+  for (const char* key : {"out", "where"}) {
+    PyObject* v = PyDict_GetItemString(kwargs.ptr(), key);
+    if (!v) continue;
+    if (PyTuple_Check(v)) {
+      for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(v); ++i) {
+        if (Overrides(PyTuple_GET_ITEM(v, i))) return true;
+      }
+    } else if (Overrides(v)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 class PyUfunc {
  public:
   explicit PyUfunc(const Ufunc* u) : u_(u) {}
@@ -183,9 +223,18 @@ class PyUfunc {
         PyArray_Return(reinterpret_cast<PyArrayObject*>(result.release().ptr())));
   }
 
-  pyb::object Call(pyb::args args, pyb::kwargs kwargs) const {
+  pyb::object Call(pyb::handle self, pyb::args args, pyb::kwargs kwargs) const {
     if (!kwargs || kwargs.empty()) {
       if (pyb::object r = TryFastCall(args)) return r;
+    }
+    if (AnyOverride(args, kwargs)) {  // an argument's __array_ufunc__ (ufuncx/_override.py)
+      // (kept for the life of the process: never released after Python's end)
+      static const pyb::object* dispatch =
+          new pyb::object(pyb::module_::import("ufuncx._override").attr("call"));
+      static const pyb::object* none =
+          new pyb::object(pyb::module_::import("ufuncx._override").attr("NO_OVERRIDE"));
+      pyb::object r = (*dispatch)(self, "__call__", args, kwargs);
+      if (!r.is(*none)) return r;
     }
     return Invoke(args, kwargs, /*outer=*/false);
   }
@@ -648,7 +697,9 @@ PYBIND11_MODULE(_core, m) {
   // dynamic_attr: each object carries its own __name__ and __doc__, set by
   // get(), as numpy.ufunc objects do.
   pyb::class_<PyUfunc>(m, "ufunc", pyb::dynamic_attr(), "A universal function like numpy.ufunc.")
-      .def("__call__", &PyUfunc::Call)
+      .def("__call__", [](pyb::handle self, pyb::args args, pyb::kwargs kwargs) {
+        return self.cast<const PyUfunc&>().Call(self, std::move(args), std::move(kwargs));
+      })
       .def("_outer", &PyUfunc::Outer)
       .def("_check_binary", [](const PyUfunc& f, const std::string& method) {
         f.u().CheckBinaryMethod(method.c_str());

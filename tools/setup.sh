@@ -34,11 +34,15 @@ ufx_install_deps() {
 }
 
 # Test oracles: torch 2.13.0 is the CPU build that lies on disk (any other
-# spec downloads CUDA wheels); JAX runs on the CPU.
+# spec downloads CUDA wheels); JAX runs on the CPU; dask, xarray and pandas
+# for the NEP 13 tests.
 ufx_install_oracles() {
   local missing=()
   "$PYTHON" -c "import torch" >/dev/null 2>&1 || missing+=(torch==2.13.0)
   "$PYTHON" -c "import jax, jaxlib" >/dev/null 2>&1 || missing+=(jax jaxlib)
+  # The array libraries whose __array_ufunc__ the protocol tests call.
+  "$PYTHON" -c "import dask.array, distributed" >/dev/null 2>&1 || missing+=("dask[array]" distributed)
+  "$PYTHON" -c "import xarray, pandas" >/dev/null 2>&1 || missing+=(xarray pandas)
   if ((${#missing[@]})); then
     echo "== pip install ${missing[*]} (test oracles)"
     "$PYTHON" -m pip install -q "${missing[@]}"

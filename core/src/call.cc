@@ -34,8 +34,8 @@ using internal::kBufferElems;
 // the output repeats an element (a zero stride): then NumPy computes into a
 // copy of the output and writes it back, which reading a copy of the input
 // matches.
-bool SameLayout(const ArrayView& a, const Strides& a_strides,
-                const ArrayView& b, const Strides& b_strides) {
+bool SafeInPlace(const ArrayView& a, const Strides& a_strides,
+                 const ArrayView& b, const Strides& b_strides) {
   if (a.data != b.data || a.dtype != b.dtype || a_strides != b_strides) return false;
   for (int d = 0; d < b.ndim(); ++d) {
     if (b.shape[d] > 1 && b_strides[d] == 0) return false;
@@ -382,7 +382,7 @@ void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
     const Strides si = internal::BroadcastStrides(ops[i], plan.shape);
     for (const ArrayView& o : outputs) {
       if (!MayShareMemory(ops[i], o)) continue;
-      if (SameLayout(ops[i], si, o, o.strides)) continue;
+      if (SafeInPlace(ops[i], si, o, o.strides)) continue;
       temps.push_back(Array::CopyOf(ops[i]));
       ops[i] = temps.back().view();
       break;
@@ -393,7 +393,6 @@ void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
   internal::StridedIteration it(ops, plan.shape);
   if (it.size() == 0) return;
 
-  LoopContext ctx{name_.c_str()};
   std::vector<int64_t> item(nargs_);
   bool buffered = opt.where != nullptr;
   std::vector<bool> cast(nargs_);
@@ -403,13 +402,7 @@ void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
     buffered = buffered || cast[k];
   }
   auto run = [&](char* const* args, int64_t n, const int64_t* steps) {
-    bool contig = loop.slots.contig != nullptr;
-    for (int k = 0; k < nargs_ && contig; ++k) {
-      contig = steps[k] == item[k] || (k < nin_ && steps[k] == 0);
-    }
-    internal::CheckStatus(RunElementwise(internal::ElementwiseSlot(loop.slots, contig), ctx, args,
-                                         n, steps, nargs_),
-                          ctx.ufunc_name);
+    RunDirect(loop, args, steps, n);
   };
   if (!buffered) {
     it.ForEachInner([&](char* const* ptrs, int64_t n, const int64_t* steps) {

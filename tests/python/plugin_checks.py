@@ -424,3 +424,22 @@ def test_plugin_aliases_int_inputs_loop_and_targets(tmp_path):
     with pytest.raises(ValueError, match="alias 'add' is taken"):
         ux.load_plugin(clash)
     assert ux.add(np.array([1]), 1)[0] == 2
+
+
+def test_plugin_ufunc_pickles_with_its_plugin(kernels):
+    import concurrent.futures
+    import multiprocessing
+    import pickle
+    data = pickle.dumps(ux.absmax)
+    assert pickle.loads(data) is ux.absmax
+    # A fresh interpreter loads the plugin while unpickling.
+    code = ("import pickle, sys, numpy as np\n"
+            "f = pickle.loads(sys.stdin.buffer.read())\n"
+            "print(f(np.array([-3.0]), np.array([2.0]))[0], f.__name__)")
+    r = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode().split() == ["3.0", "absmax"]
+    ctx = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
+        got = list(pool.map(ux.absmax, [np.array([-5, 1])], [np.array([2, -4])]))
+    assert got[0].tolist() == [5, 4]

@@ -22,6 +22,23 @@ ufunc.accumulate = _methods.accumulate
 ufunc.reduceat = _methods.reduceat
 ufunc.outer = _methods.outer
 
+# Pickling: a ufunc pickles by name, with the plugins that defined or
+# extended it, and unpickles to the same object (loading those plugins
+# first in a fresh process), as NumPy's ufuncs pickle by name.
+_PLUGIN_PATHS = {}  # ufunc name -> paths of the plugins that added to it, in load order
+
+
+def _unpickle_ufunc(name, plugins=()):
+    for path in plugins:
+        load_plugin(path)
+    return globals()[name]
+
+
+ufunc.__reduce__ = lambda self: (_unpickle_ufunc,
+                                 (self.__name__, tuple(_PLUGIN_PATHS.get(self.__name__, ()))))
+ufunc.__copy__ = lambda self: self
+ufunc.__deepcopy__ = lambda self, memo: self
+
 
 def registry():
     """Names of every registered ufunc, in table order."""
@@ -42,6 +59,10 @@ def load_plugin(path):
     if not os.path.exists(path):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
     names = _core.load_plugin(path)
+    for name in names:
+        paths = _PLUGIN_PATHS.setdefault(name, [])
+        if os.path.abspath(path) not in paths:
+            paths.append(os.path.abspath(path))
     g = globals()
     for name in names:
         if name not in g:

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from . import _core
+from . import _core, _override
 
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
               "and integer or boolean arrays are valid indices")
@@ -124,6 +124,9 @@ def lower_index(a, index):
 def ufunc_at(ufunc, a, indices, b=None):
     """Performs unbuffered in place operation on operand `a` for elements
     specified by `indices`, like numpy.ufunc.at."""
+    r = _override.at(ufunc, (a, indices) if b is None else (a, indices, b))
+    if r is not _override.NO_OVERRIDE:  # an argument's __array_ufunc__ (NEP 13)
+        return r
     _core._check_at(ufunc, b is not None)  # core's checks, in NumPy's order
     if not isinstance(a, np.ndarray):
         raise TypeError("first operand must be a numpy.ndarray")

@@ -8,7 +8,7 @@ import operator
 
 import numpy as np
 
-from . import _core
+from . import _core, _override
 
 _NoValue = np._NoValue  # NumPy's "not given" sentinel, so callers may pass it on
 
@@ -62,9 +62,49 @@ def _single_axis(axis, method):
     return _axis(axis)
 
 
-def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
-           where=True):
-    """numpy.ufunc.reduce: reduce array's dimension(s) by applying the ufunc along them."""
+def _overridden(self, name, args, kwargs):
+    """The result of an argument's __array_ufunc__ (NEP 13), or NO_OVERRIDE."""
+    if name in _override.METHOD_ARGS:
+        return _override.method(self, name, args, kwargs)
+    return _override.call(self, name, args, kwargs)
+
+
+def reduce(self, array, *args, **kwargs):
+    """numpy.ufunc.reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=<no
+    value>, where=True): reduce array's dimension(s) by applying the ufunc along them."""
+    if type(array) is not np.ndarray or args or kwargs:
+        r = _overridden(self, "reduce", (array,) + args, kwargs)
+        if r is not _override.NO_OVERRIDE:
+            return r
+    return _reduce(self, array, *args, **kwargs)
+
+
+def accumulate(self, array, *args, **kwargs):
+    """numpy.ufunc.accumulate(array, axis=0, dtype=None, out=None): the running result of
+    the ufunc along one axis."""
+    r = _overridden(self, "accumulate", (array,) + args, kwargs)
+    return _accumulate(self, array, *args, **kwargs) if r is _override.NO_OVERRIDE else r
+
+
+def reduceat(self, array, indices, *args, **kwargs):
+    """numpy.ufunc.reduceat(array, indices, axis=0, dtype=None, out=None): reductions over
+    the slices array[indices[i]:indices[i+1]]."""
+    r = _overridden(self, "reduceat", (array, indices) + args, kwargs)
+    return _reduceat(self, array, indices, *args, **kwargs) if r is _override.NO_OVERRIDE else r
+
+
+def outer(self, A, B, /, **kwargs):
+    """numpy.ufunc.outer: the ufunc on every pair (a, b); result shape A.shape + B.shape."""
+    r = _overridden(self, "outer", (A, B), kwargs)
+    if r is not _override.NO_OVERRIDE:
+        return r
+    self._check_binary("outer")
+    # Both operands are arrays (NumPy's outer makes no weak scalars).
+    return self._outer(np.asarray(A), np.asarray(B), **kwargs)
+
+
+def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
+            where=True):
     self._check_binary("reduce")
     if (type(array) is np.ndarray and type(axis) is int and -2**31 <= axis < 2**31
             and dtype is None and out is None
@@ -82,16 +122,14 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
                          initial is not _NoValue, None if initial is _NoValue else initial, where)
 
 
-def accumulate(self, array, axis=0, dtype=None, out=None):
-    """numpy.ufunc.accumulate: the running result of the ufunc along one axis."""
+def _accumulate(self, array, axis=0, dtype=None, out=None):
     self._check_binary("accumulate")
     a = _operand(array, self.__name__)
     return _core._accumulate(self, a, _single_axis(axis, "accumulate"), dtype,
                              _out(out, "accumulate"))
 
 
-def reduceat(self, array, indices, axis=0, dtype=None, out=None):
-    """numpy.ufunc.reduceat: reductions over the slices array[indices[i]:indices[i+1]]."""
+def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
     self._check_binary("reduceat")
     a = _operand(array, self.__name__)
     # NumPy's conversion: an array casts safely to intp (uint64 and float
@@ -107,10 +145,3 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
     idx = np.ascontiguousarray(idx.reshape(-1))
     return _core._reduceat(self, a, idx, _single_axis(axis, "reduceat"), dtype,
                            _out(out, "reduceat"))
-
-
-def outer(self, A, B, /, **kwargs):
-    """numpy.ufunc.outer: the ufunc on every pair (a, b); result shape A.shape + B.shape."""
-    self._check_binary("outer")
-    # Both operands are arrays (NumPy's outer makes no weak scalars).
-    return self._outer(np.asarray(A), np.asarray(B), **kwargs)

@@ -1,0 +1,192 @@
+"""ufuncx ufuncs as NumPy citizens: NEP 13 overrides (duck arrays, dask,
+xarray, pandas) and pickling. Each override case is checked against what
+NumPy's own ufunc does with the same object."""
+import concurrent.futures
+import copy
+import multiprocessing
+import pickle
+
+import numpy as np
+import pytest
+
+import ufuncx as ux
+
+
+class Recorder:
+    """A duck array whose override records what it is given."""
+
+    def __init__(self, answer=NotImplemented):
+        self.answer = answer
+        self.seen = []
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        self.seen.append((ufunc, method, inputs, kwargs))
+        return self.answer
+
+
+class SubRecorder(Recorder):
+    pass
+
+
+class Refuses:
+    __array_ufunc__ = None
+
+
+def normalised(seen):
+    """(method, input reprs, kwargs) with the ufunc left out, comparable
+    between NumPy's and ufuncx's calls."""
+    ufunc, method, inputs, kwargs = seen
+
+    def show(v):
+        return type(v).__name__ if isinstance(v, Recorder) else repr(v)
+    return method, [show(i) for i in inputs], \
+        {k: (tuple(type(o).__name__ for o in v) if k == "out" else show(v))
+         for k, v in kwargs.items()}
+
+
+CALLS = [
+    ("add(r, 1)", lambda m, r: m.add(r, 1)),
+    ("add(1, r)", lambda m, r: m.add(1, r)),
+    ("positional out", lambda m, r: m.add(np.ones(2), 1, r)),
+    ("out keyword", lambda m, r: m.add(np.ones(2), 1, out=r)),
+    ("out=None dropped", lambda m, r: m.add(r, 1, out=None)),
+    ("out=... dropped", lambda m, r: m.add(r, 1, out=...)),
+    ("divmod out pair", lambda m, r: m.divmod(1, 2, out=(None, r))),
+    ("where", lambda m, r: m.add(np.ones(2), 1, where=r)),
+    ("sig becomes signature", lambda m, r: m.add(r, 1, sig="dd->d")),
+    ("keywords pass", lambda m, r: m.add(r, 1, casting="unsafe", order="K", dtype=float)),
+    ("reduce", lambda m, r: m.add.reduce(r)),
+    ("reduce positional", lambda m, r: m.add.reduce(r, 0, None)),
+    ("reduce keywords", lambda m, r: m.add.reduce(r, axis=0, keepdims=True, initial=0)),
+    ("reduce into r", lambda m, r: m.add.reduce(np.ones(3), out=r)),
+    ("reduce positional out", lambda m, r: m.add.reduce(np.ones(3), 0, None, r)),
+    ("accumulate", lambda m, r: m.add.accumulate(r, 0, None)),
+    ("accumulate out=(None,)", lambda m, r: m.add.accumulate(r, out=(None,))),
+    ("reduceat", lambda m, r: m.add.reduceat(r, [0, 1], 0)),
+    ("outer", lambda m, r: m.multiply.outer(r, 2)),
+    ("outer dtype", lambda m, r: m.multiply.outer(2, r, dtype=float)),
+    ("at binary", lambda m, r: m.add.at(r, [0], 1)),
+    ("at unary", lambda m, r: m.negative.at(r, [0])),
+    ("gufunc", lambda m, r: m.matmul(r, np.ones((2, 2)))),
+]
+
+
+@pytest.mark.parametrize("name,call", CALLS, ids=[c[0] for c in CALLS])
+def test_override_is_called_as_numpy_calls_it(name, call):
+    mine, theirs = Recorder(answer="mine"), Recorder(answer="theirs")
+    assert call(ux, mine) == "mine"
+    assert call(np, theirs) == "theirs"
+    assert len(mine.seen) == 1 and mine.seen[0][0] is not None
+    assert normalised(mine.seen[0]) == normalised(theirs.seen[0])
+    # The override receives the ufuncx ufunc itself.
+    assert mine.seen[0][0].__module__ != "numpy" and isinstance(mine.seen[0][0], ux.ufunc)
+
+
+def test_override_order_and_not_implemented():
+    calls = []
+
+    class A:
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            calls.append("A")
+            return NotImplemented
+
+    class B(A):
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            calls.append("B")
+            return NotImplemented
+
+    for module in (np, ux):
+        calls.clear()
+        with pytest.raises(TypeError, match="operand type\\(s\\) all returned NotImplemented "
+                                             "from __array_ufunc__") as e:
+            module.add(A(), B())
+        assert calls == ["B", "A"]  # a subclass before its superclass
+        assert "'A', 'B'" in str(e.value)
+    # One call per type, left to right otherwise.
+    first, second = Recorder(), SubRecorder("sub")
+    assert ux.add(first, second) == "sub" and first.seen == []
+
+
+def test_array_ufunc_none_refuses_every_method():
+    for f in (lambda m: m.add(Refuses(), 1), lambda m: m.add.reduce(Refuses()),
+              lambda m: m.add.at(Refuses(), [0], 1), lambda m: m.add.outer(Refuses(), 1)):
+        for module in (np, ux):
+            with pytest.raises(TypeError, match="operand 'Refuses' does not support ufuncs "
+                                                "\\(__array_ufunc__=None\\)"):
+                f(module)
+
+
+def test_plain_arrays_never_look_for_overrides():
+    # ndarray subclasses without their own __array_ufunc__ (matrix, masked
+    # arrays) and NumPy scalars compute directly.
+    assert ux.add(np.float32(1), np.ones(2, np.float32)).dtype == np.float32
+    assert np.array_equal(ux.add(np.arange(3), [1, 2, 3]), [1, 3, 5])
+
+
+def test_dask_array_stays_lazy():
+    import dask.array as da  # installed by the test command (tools/setup.sh)
+    x = da.from_array(np.arange(12.0).reshape(3, 4), chunks=(2, 2))
+    y = ux.add(x, 1)
+    assert isinstance(y, da.Array)  # lazy: nothing computed yet
+    assert np.array_equal(y.compute(), np.arange(12.0).reshape(3, 4) + 1)
+    z = ux.sqrt(x)
+    assert isinstance(z, da.Array)
+    assert np.array_equal(z.compute(), np.sqrt(np.arange(12.0).reshape(3, 4)))
+    q, r = ux.divmod(x, 5)
+    assert np.array_equal(q.compute(), np.arange(12.0).reshape(3, 4) // 5)
+    # dask answers NotImplemented for reduce: NumPy's TypeError, nothing computed.
+    for module in (np, ux):
+        with pytest.raises(TypeError, match="all returned NotImplemented"):
+            module.add.reduce(x)
+
+
+def test_xarray_keeps_dims_and_coords():
+    import xarray as xr
+    a = xr.DataArray(np.arange(6.0).reshape(2, 3), dims=("t", "x"),
+                     coords={"x": [10, 20, 30]}, attrs={"units": "m"})
+    got, want = ux.multiply(a, 2), np.multiply(a, 2)
+    assert isinstance(got, xr.DataArray)
+    xr.testing.assert_identical(got, want)
+    xr.testing.assert_identical(ux.sqrt(a), np.sqrt(a))
+
+
+def test_pandas_keeps_the_index():
+    import pandas as pd
+    s = pd.Series([1.0, 4.0, 9.0], index=["a", "b", "c"], name="v")
+    pd.testing.assert_series_equal(ux.sqrt(s), np.sqrt(s))
+    pd.testing.assert_series_equal(ux.add(s, 1), np.add(s, 1))
+    # pandas maps reductions by the ufunc's name, as it does NumPy's.
+    assert ux.add.reduce(s) == np.add.reduce(s) == 14.0
+    assert ux.maximum.reduce(s) == 9.0
+    pd.testing.assert_series_equal(ux.add.accumulate(s), np.add.accumulate(s))
+    df = pd.DataFrame({"p": [1.0, 2.0], "q": [3.0, 4.0]}, index=[5, 6])
+    pd.testing.assert_frame_equal(ux.multiply(df, 3), np.multiply(df, 3))
+    # pandas' nullable integers keep NA as NA.
+    n = pd.array([1, None, 3], dtype="Int64")
+    got, want = ux.add(n, 1), np.add(n, 1)
+    assert str(got.dtype) == str(want.dtype) == "Int64"
+    assert got.isna().tolist() == want.isna().tolist()
+
+
+# ------------------------------------------------------------------ pickling
+
+def test_every_ufunc_pickles_to_itself():
+    for name in ux.registry():
+        f = getattr(ux, name)
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            assert pickle.loads(pickle.dumps(f, protocol)) is f, name
+        assert copy.copy(f) is f and copy.deepcopy(f) is f
+    assert pickle.loads(pickle.dumps(ux.true_divide)) is ux.divide
+    assert pickle.loads(pickle.dumps([ux.add, {"f": ux.sqrt}])) == [ux.add, {"f": ux.sqrt}]
+
+
+def _apply(f, x):
+    return f(x)
+
+
+def test_spawn_process_pool():
+    ctx = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as pool:
+        got = list(pool.map(ux.sqrt, [np.array([4.0]), np.array([9.0, 16.0])]))
+        assert [g.tolist() for g in got] == [[2.0], [3.0, 4.0]]
+        assert pool.submit(_apply, ux.negative, np.arange(3)).result().tolist() == [0, -1, -2]
