@@ -131,6 +131,41 @@ bool AnyOverride(const pyb::args& args, const pyb::kwargs& kwargs) {
   return false;
 }
 
+// NumPy's choice of the __array_wrap__ that new results go through: among
+// the inputs, the one of highest __array_priority__ that is neither an exact
+// ndarray nor a scalar and has __array_wrap__ (at priority 0, a subclass's
+// wins over ndarray's). Null when results stay plain arrays.
+pyb::object FindArrayWrap(const pyb::args& args, int nin) {
+  constexpr double kScalarPriority = -1000000.0;
+  pyb::object wrap;  // null: nothing seen yet; None: plain arrays
+  double priority = 0;
+  for (int i = 0; i < nin; ++i) {
+    PyObject* o = args[i].ptr();
+    if (PyArray_CheckExact(o) || PyArray_IsAnyScalar(o)) {
+      const double p = PyArray_CheckExact(o) ? 0.0 : kScalarPriority;
+      if (!wrap || priority < p) {
+        wrap = pyb::none();
+        priority = p;
+      }
+      continue;
+    }
+    PyObject* w = PyObject_GetAttrString(o, "__array_wrap__");
+    if (!w) {
+      PyErr_Clear();
+      continue;
+    }
+    const double p = PyArray_GetPriority(o, 0);
+    if (!wrap || priority < p || (p == 0 && wrap.is_none())) {
+      wrap = pyb::reinterpret_steal<pyb::object>(w);
+      priority = p;
+    } else {
+      Py_DECREF(w);
+    }
+  }
+  if (wrap && wrap.is_none()) return {};
+  return wrap;
+}
+
 class PyUfunc {
  public:
   explicit PyUfunc(const Ufunc* u) : u_(u) {}
@@ -236,17 +271,20 @@ class PyUfunc {
       pyb::object r = (*dispatch)(self, "__call__", args, kwargs);
       if (!r.is(*none)) return r;
     }
-    return Invoke(args, kwargs, /*outer=*/false);
+    return Invoke(self, args, kwargs, /*outer=*/false);
   }
 
   // numpy.ufunc.outer(A, B, **kwargs): the call on core's OuterInputs.
   pyb::object Outer(pyb::args args, pyb::kwargs kwargs) const {
     u_->CheckBinaryMethod("outer");
     if (args.size() != 2) throw TypeError("exactly two arguments expected");
-    return Invoke(args, kwargs, /*outer=*/true);
+    return Invoke(pyb::handle(), args, kwargs, /*outer=*/true);
   }
 
-  pyb::object Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bool outer) const {
+  // The general call (outer: numpy.ufunc.outer's, on core's OuterInputs);
+  // self is the Python ufunc object, for the __array_wrap__ context.
+  pyb::object Invoke(pyb::handle self, const pyb::args& args, const pyb::kwargs& kwargs,
+                     bool outer) const {
     const Ufunc& u = *u_;
     const int nin = u.nin(), nout = u.nout();
     const int npos = static_cast<int>(args.size());
@@ -257,6 +295,8 @@ class PyUfunc {
     }
     std::vector<pyb::object> outs(nout);
     bool out_given = false;
+    bool keep_arrays = false;  // out=...: 0-d results stay arrays
+    bool subok = true;
     for (int i = nin; i < npos; ++i) {
       if (!args[i].is_none()) outs[i - nin] = args[i], out_given = true;
     }
@@ -267,7 +307,9 @@ class PyUfunc {
       pyb::handle v = item.second;
       if (key == "out") {
         if (npos > nin) throw TypeError("cannot specify 'out' as both a positional and keyword argument");
-        if (pyb::isinstance<pyb::tuple>(v)) {
+        if (v.ptr() == Py_Ellipsis) {
+          keep_arrays = true;
+        } else if (pyb::isinstance<pyb::tuple>(v)) {
           auto t = pyb::reinterpret_borrow<pyb::tuple>(v);
           if (static_cast<int>(t.size()) != nout) {
             throw ValueError("The 'out' tuple must have exactly " + std::to_string(nout) +
@@ -326,6 +368,8 @@ class PyUfunc {
         }
         opt.keepdims = PyObject_IsTrue(v.ptr()) == 1;
       } else if (key == "subok") {
+        if (!PyBool_Check(v.ptr())) throw TypeError("'subok' must be a boolean");
+        subok = v.ptr() == Py_True;
       } else {
         throw TypeError(u.name() + "() got an unexpected keyword argument '" + key + "'");
       }
@@ -368,7 +412,9 @@ class PyUfunc {
 
     std::vector<ArrayView> out_views(nout);
     std::vector<const ArrayView*> out_ptrs(nout, nullptr);
+    std::vector<bool> given(static_cast<size_t>(nout));
     for (int i = 0; i < nout; ++i) {
+      given[static_cast<size_t>(i)] = static_cast<bool>(outs[i]);
       if (outs[i]) {
         out_views[i] = ViewOf(AsArray(outs[i]));
         out_ptrs[i] = &out_views[i];
@@ -391,15 +437,28 @@ class PyUfunc {
     } else {
       u.Run(call, out_views, opt);
     }
-    auto wrap = [&](const pyb::object& o) -> pyb::object {
-      if (out_given) return o;
+    // Given outputs come back as given; new ones through the inputs'
+    // __array_wrap__ (NumPy's subclass rules), else 0-d ones as scalars.
+    const pyb::object array_wrap = subok && !outer ? FindArrayWrap(args, nin) : pyb::object();
+    const bool return_scalar = !out_given && !keep_arrays;
+    auto wrap = [&](int i) -> pyb::object {
+      const pyb::object& o = outs[static_cast<size_t>(i)];
+      if (given[static_cast<size_t>(i)]) return o;
+      if (array_wrap) {
+        static const pyb::object* apply =
+            new pyb::object(pyb::module_::import("ufuncx._subclass").attr("wrap"));
+        pyb::tuple inputs(nin);
+        for (int k = 0; k < nin; ++k) inputs[k] = args[k];
+        return (*apply)(array_wrap, o, pyb::make_tuple(self, inputs, i), return_scalar);
+      }
+      if (!return_scalar) return o;
       // 0-d results become NumPy scalars, as from numpy ufuncs.
       return pyb::reinterpret_steal<pyb::object>(
           PyArray_Return(reinterpret_cast<PyArrayObject*>(o.inc_ref().ptr())));
     };
-    if (nout == 1) return wrap(outs[0]);
+    if (nout == 1) return wrap(0);
     pyb::tuple t(nout);
-    for (int i = 0; i < nout; ++i) t[i] = wrap(outs[i]);
+    for (int i = 0; i < nout; ++i) t[i] = wrap(i);
     return t;
   }
 

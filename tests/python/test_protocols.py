@@ -190,3 +190,62 @@ def test_spawn_process_pool():
         got = list(pool.map(ux.sqrt, [np.array([4.0]), np.array([9.0, 16.0])]))
         assert [g.tolist() for g in got] == [[2.0], [3.0, 4.0]]
         assert pool.submit(_apply, ux.negative, np.arange(3)).result().tolist() == [0, -1, -2]
+
+
+# --------------------------------------------------------- subclasses, subok
+
+def assert_same_masked(got, want):
+    assert type(got) is type(want)
+    assert np.array_equal(np.ma.getmaskarray(got), np.ma.getmaskarray(want))
+    np.testing.assert_array_equal(np.ma.getdata(got), np.ma.getdata(want))
+
+
+@pytest.mark.parametrize("name,args", [
+    ("add", lambda: (np.ma.array([1.0, 2.0, 3.0], mask=[0, 1, 0]), 1.0)),
+    ("multiply", lambda: (np.ma.array([1, 2, 3], mask=[1, 0, 0]), np.ma.array([4, 5, 6], mask=[0, 0, 1]))),
+    ("sqrt", lambda: (np.ma.array([-1.0, 0.0, 4.0], mask=[0, 0, 1]),)),   # domain: -1 masked
+    ("log", lambda: (np.ma.array([-1.0, 0.0, 4.0, 8.0], mask=[0, 0, 1, 0]),)),
+    ("divide", lambda: (np.ma.array([1.0, 0.0, 2.0]), np.ma.array([0.0, 1.0, 2.0]))),
+    ("divmod", lambda: (np.ma.array([7, 8, 9], mask=[0, 1, 0]), 4)),
+    ("add", lambda: (np.ma.array(1.0, mask=True), 1)),                      # 0-d masked
+])
+def test_masked_arrays_keep_masks_as_with_numpy(name, args):
+    with np.errstate(all="ignore"):
+        got, want = getattr(ux, name)(*args()), getattr(np, name)(*args())
+    if isinstance(want, tuple):
+        for g, w in zip(got, want):
+            assert_same_masked(g, w)
+    elif want is np.ma.masked:
+        assert got is np.ma.masked
+    else:
+        assert_same_masked(got, want)
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+def test_subclasses_subok_and_out_ellipsis():
+    m = np.matrix([[1, 2], [3, 4]])
+    assert type(ux.add(m, 1)) is np.matrix and type(ux.add(m, 1, subok=False)) is np.ndarray
+
+    class Sub(np.ndarray):
+        def __array_finalize__(self, obj):
+            self.tag = getattr(obj, "tag", "new")
+
+    s = np.arange(3.0).view(Sub)
+    s.tag = "mine"
+    for r in (ux.sqrt(s), ux.divmod(s, 2)[1], ux.matmul(s, s), ux.add(1, s)):
+        assert type(r) is Sub and r.tag == "mine"
+    # Given outputs come back as given; out=... keeps 0-d results arrays.
+    out = np.empty(3)
+    assert ux.add(s, 1, out=out) is out
+    assert type(ux.add(1.0, 2.0, out=...)) is np.ndarray
+    assert type(ux.add(1.0, 2.0)) is np.float64
+
+    class Wraps:  # an array-like whose __array_wrap__ takes the old signature
+        def __array__(self, dtype=None, copy=None):
+            return np.arange(3.0)
+
+        def __array_wrap__(self, arr, context=None):
+            return ("wrapped", context[0].__name__, context[2], arr.tolist())
+
+    with pytest.warns(DeprecationWarning, match="must accept context and return_scalar"):
+        assert ux.negative(Wraps()) == ("wrapped", "negative", 0, [-0.0, -1.0, -2.0])
