@@ -249,3 +249,21 @@ def test_subclasses_subok_and_out_ellipsis():
 
     with pytest.warns(DeprecationWarning, match="must accept context and return_scalar"):
         assert ux.negative(Wraps()) == ("wrapped", "negative", 0, [-0.0, -1.0, -2.0])
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+def test_reduce_family_and_outer_wrap_as_numpy():
+    m = np.ma.array([[1.0, 2.0], [3.0, 4.0]], mask=[[0, 1], [0, 0]])
+    cases = [lambda f: f.reduce(m), lambda f: f.reduce(m, axis=None), lambda f: f.accumulate(m),
+             lambda f: f.reduceat(m, [0, 1]), lambda f: f.outer(m[0], [1, 2])]
+    for case in cases:
+        got, want = case(ux.add), case(np.add)
+        assert repr(got) == repr(want)
+    mt = np.matrix([[1, 2], [3, 4]])
+    assert type(ux.add.reduce(mt)) is type(np.add.reduce(mt)) is np.matrix
+    assert type(ux.add.accumulate(mt)) is np.matrix
+    for module in (np, ux):
+        with pytest.raises(TypeError, match="was passed a numpy matrix as first argument"):
+            module.add.outer(mt, 1)
+    out = np.zeros(2)
+    assert ux.add.reduce(m, out=out) is out  # a given out comes back as given

@@ -8,7 +8,7 @@ import operator
 
 import numpy as np
 
-from . import _core, _override
+from . import _core, _override, _subclass
 
 _NoValue = np._NoValue  # NumPy's "not given" sentinel, so callers may pass it on
 
@@ -100,7 +100,28 @@ def outer(self, A, B, /, **kwargs):
         return r
     self._check_binary("outer")
     # Both operands are arrays (NumPy's outer makes no weak scalars).
-    return self._outer(np.asarray(A), np.asarray(B), **kwargs)
+    a, b = np.asanyarray(A), np.asanyarray(B)
+    for which, x in (("first", a), ("second", b)):
+        if isinstance(x, np.matrix):
+            raise TypeError(f"{self.__name__}.outer() was passed a numpy matrix as {which} "
+                            f"argument. Special handling of matrix is removed. Convert to a "
+                            f"ndarray via 'matrix.A' ")
+    if type(a) is not np.ndarray:
+        # A subclass reshapes itself (a masked array's mask with its data);
+        # the call then wraps the result as NumPy's outer does.
+        return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+    return self._outer(a, b, **kwargs)
+
+
+def _wrapped(array, out, result):
+    """A new reduce-family result through the operand's __array_wrap__, as
+    NumPy wraps it (no context; 0-d results may become scalars)."""
+    if out is not None or type(array) is np.ndarray or np.isscalar(array):
+        return result
+    array_wrap = getattr(array, "__array_wrap__", None)
+    if array_wrap is None:
+        return result
+    return _subclass.wrap(array_wrap, np.asarray(result), None, True)
 
 
 def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
@@ -118,15 +139,17 @@ def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
         where = None
     else:
         where = np.asarray(where, dtype=bool)
-    return _core._reduce(self, a, _axes(axis), dtype, out, bool(keepdims),
-                         initial is not _NoValue, None if initial is _NoValue else initial, where)
+    return _wrapped(array, out, _core._reduce(
+        self, a, _axes(axis), dtype, out, bool(keepdims), initial is not _NoValue,
+        None if initial is _NoValue else initial, where))
 
 
 def _accumulate(self, array, axis=0, dtype=None, out=None):
     self._check_binary("accumulate")
     a = _operand(array, self.__name__)
-    return _core._accumulate(self, a, _single_axis(axis, "accumulate"), dtype,
-                             _out(out, "accumulate"))
+    out = _out(out, "accumulate")
+    return _wrapped(array, out, _core._accumulate(self, a, _single_axis(axis, "accumulate"),
+                                                  dtype, out))
 
 
 def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
@@ -143,5 +166,6 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
         raise ValueError("setting an array element with a sequence. The requested array would "
                          "exceed the maximum number of dimension of 1.")
     idx = np.ascontiguousarray(idx.reshape(-1))
-    return _core._reduceat(self, a, idx, _single_axis(axis, "reduceat"), dtype,
-                           _out(out, "reduceat"))
+    out = _out(out, "reduceat")
+    return _wrapped(array, out, _core._reduceat(self, a, idx, _single_axis(axis, "reduceat"),
+                                                dtype, out))
