@@ -412,9 +412,7 @@ class PyUfunc {
 
     std::vector<ArrayView> out_views(nout);
     std::vector<const ArrayView*> out_ptrs(nout, nullptr);
-    std::vector<bool> given(static_cast<size_t>(nout));
     for (int i = 0; i < nout; ++i) {
-      given[static_cast<size_t>(i)] = static_cast<bool>(outs[i]);
       if (outs[i]) {
         out_views[i] = ViewOf(AsArray(outs[i]));
         out_ptrs[i] = &out_views[i];
@@ -443,7 +441,7 @@ class PyUfunc {
     const bool return_scalar = !out_given && !keep_arrays;
     auto wrap = [&](int i) -> pyb::object {
       const pyb::object& o = outs[static_cast<size_t>(i)];
-      if (given[static_cast<size_t>(i)]) return o;
+      if (!call.new_outputs[static_cast<size_t>(i)]) return o;  // given
       if (array_wrap) {
         static const pyb::object* apply =
             new pyb::object(pyb::module_::import("ufuncx._subclass").attr("wrap"));

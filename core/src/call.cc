@@ -34,6 +34,18 @@ using internal::kBufferElems;
 // the output repeats an element (a zero stride): then NumPy computes into a
 // copy of the output and writes it back, which reading a copy of the input
 // matches.
+// Operands of the tables' loops at most (nin + nout <= 8); more take the heap.
+constexpr int kMaxArgs = 8;
+
+// Whether the contiguous slot may run: every step the item size, or 0 for
+// an input (a single element repeated).
+bool ContigSteps(const int64_t* steps, const int64_t* item, int nin, int nargs) {
+  for (int k = 0; k < nargs; ++k) {
+    if (steps[k] != item[k] && !(k < nin && steps[k] == 0)) return false;
+  }
+  return true;
+}
+
 bool SafeInPlace(const ArrayView& a, const Strides& a_strides,
                  const ArrayView& b, const Strides& b_strides) {
   if (a.data != b.data || a.dtype != b.dtype || a_strides != b_strides) return false;
@@ -355,16 +367,15 @@ const Loop* Ufunc::DirectLoop(std::span<const DType> inputs) const {
 
 void Ufunc::RunDirect(const Loop& loop, char* const* args, const int64_t* steps, int64_t n) const {
   if (n == 0) return;
-  // The contiguous slot takes dense inputs or single elements (step 0).
-  bool contig = loop.slots.contig != nullptr;
-  for (int k = 0; k < nargs() && contig; ++k) {
-    const int64_t item = static_cast<int64_t>(ItemSize(loop.types[static_cast<size_t>(k)]));
-    contig = steps[k] == item || (k < nin_ && steps[k] == 0);
-  }
+  int64_t small[kMaxArgs];
+  std::vector<int64_t> large(nargs() > kMaxArgs ? static_cast<size_t>(nargs()) : 0);
+  int64_t* item = large.empty() ? small : large.data();
+  for (int k = 0; k < nargs(); ++k) item[k] = static_cast<int64_t>(ItemSize(loop.types[static_cast<size_t>(k)]));
   const LoopContext ctx{name_.c_str()};
-  internal::CheckStatus(
-      RunElementwise(internal::ElementwiseSlot(loop.slots, contig), ctx, args, n, steps, nargs()),
-      ctx.ufunc_name);
+  internal::CheckStatus(RunElementwise(internal::ElementwiseSlot(
+                                           loop.slots, ContigSteps(steps, item, nin_, nargs())),
+                                       ctx, args, n, steps, nargs()),
+                        ctx.ufunc_name);
 }
 
 void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
@@ -401,8 +412,12 @@ void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
     cast[k] = ops[k].dtype != loop.types[k];
     buffered = buffered || cast[k];
   }
+  const LoopContext ctx{name_.c_str()};
   auto run = [&](char* const* args, int64_t n, const int64_t* steps) {
-    RunDirect(loop, args, steps, n);
+    internal::CheckStatus(RunElementwise(internal::ElementwiseSlot(
+                                             loop.slots, ContigSteps(steps, item.data(), nin_, nargs_)),
+                                         ctx, args, n, steps, nargs_),
+                          ctx.ufunc_name);
   };
   if (!buffered) {
     it.ForEachInner([&](char* const* ptrs, int64_t n, const int64_t* steps) {

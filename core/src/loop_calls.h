@@ -4,8 +4,11 @@
 // spell dtypes in messages as NumPy does. Each is written here once.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "ufuncx/array.h"
 #include "ufuncx/loop.h"
@@ -33,6 +36,29 @@ inline LoopFn ElementwiseSlot(const LoopSlots& s, bool contig) {
 inline LoopFn ReduceSlot(const LoopSlots& s, int64_t step, int64_t item) {
   return step == item && s.reduce_contig ? s.reduce_contig : s.reduce;
 }
+
+// n values of T, on the stack up to N of them (per-operand flags and
+// pointers of a call, which should not cost an allocation each).
+template <class T, size_t N>
+class SmallBuffer {
+ public:
+  SmallBuffer(size_t n, T value) : n_(n), heap_(n > N ? n : 0, value) {
+    if (n <= N) std::fill(small_, small_ + n, value);
+  }
+  T* data() { return n_ <= N ? small_ : heap_.data(); }
+  const T* data() const { return n_ <= N ? small_ : heap_.data(); }
+  size_t size() const { return n_; }
+  T& operator[](size_t i) { return data()[i]; }
+  const T& operator[](size_t i) const { return data()[i]; }
+  T* begin() { return data(); }
+  T* end() { return data() + n_; }
+  std::span<const T> span() const { return {data(), n_}; }
+
+ private:
+  size_t n_;
+  T small_[N];
+  std::vector<T> heap_;
+};
 
 // The same elements in the same order: data, dtype, shape and strides.
 bool SameLayout(const ArrayView& a, const ArrayView& b);

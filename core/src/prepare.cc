@@ -11,6 +11,7 @@
 
 #include "cast.h"
 #include "iterator.h"
+#include "loop_calls.h"
 #include "ufuncx/error.h"
 #include "ufuncx/ufunc.h"
 
@@ -337,7 +338,8 @@ PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
   const bool ints_only = nin_ > 1 && std::all_of(inputs.begin(), inputs.end(), [](const CallInput& in) {
     return in.weak && in.weak->kind == WeakScalar::Kind::kInt;
   });
-  std::vector<bool> deferred(inputs.size(), false);
+  // (small per-operand flags on the stack: a call allocates little)
+  internal::SmallBuffer<char, 8> deferred(inputs.size(), 0);
   call.inputs.reserve(inputs.size());
   if (std::any_of(inputs.begin(), inputs.end(), [](const CallInput& in) { return in.weak; })) {
     call.scalars.resize(inputs.size());
@@ -382,7 +384,7 @@ PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
   const bool keep = moved && opt.keepdims && !axes[0].empty();
   const int64_t keep_axis = keep ? axes[0][0] : 0;
   std::vector<ArrayView> given(moved ? static_cast<size_t>(nout_) : 0);
-  std::vector<const ArrayView*> given_ptrs(static_cast<size_t>(nout_), nullptr);
+  internal::SmallBuffer<const ArrayView*, 8> given_ptrs(static_cast<size_t>(nout_), nullptr);
   for (size_t o = 0; o < given_ptrs.size() && o < outputs.size(); ++o) {
     if (!outputs[o]) continue;
     if (!moved) {  // the caller's array is the loop's
@@ -396,7 +398,7 @@ PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
     given[o] = call.LoopView(static_cast<int>(o), *outputs[o]);
     given_ptrs[o] = &given[o];
   }
-  call.plan = Plan(call.inputs, given_ptrs, opt);
+  call.plan = Plan(call.inputs, given_ptrs.span(), opt);
   for (int o = 0; moved && o < nout_; ++o) {
     const auto& miss = call.plan.missing[static_cast<size_t>(nin_ + o)];
     const size_t present = static_cast<size_t>(std::count(miss.begin(), miss.end(), false));
