@@ -116,9 +116,11 @@ bool AnyOverride(const pyb::args& args, const pyb::kwargs& kwargs) {
   for (pyb::handle a : args) {
     if (Overrides(a.ptr())) return true;
   }
-  if (!kwargs) return false;
-  for (const char* key : {"out", "where"}) {
-    PyObject* v = PyDict_GetItemString(kwargs.ptr(), key);
+  if (!kwargs || PyDict_GET_SIZE(kwargs.ptr()) == 0) return false;
+  static PyObject* const keys[2] = {PyUnicode_InternFromString("out"),
+                                    PyUnicode_InternFromString("where")};
+  for (PyObject* key : keys) {
+    PyObject* v = PyDict_GetItem(kwargs.ptr(), key);
     if (!v) continue;
     if (PyTuple_Check(v)) {
       for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(v); ++i) {
@@ -258,7 +260,10 @@ class PyUfunc {
         PyArray_Return(reinterpret_cast<PyArrayObject*>(result.release().ptr())));
   }
 
-  pyb::object Call(pyb::handle self, pyb::args args, pyb::kwargs kwargs) const {
+  // This object as Python sees it (overrides and __array_wrap__ get it).
+  pyb::object Self() const { return pyb::cast(this, pyb::return_value_policy::reference); }
+
+  pyb::object Call(pyb::args args, pyb::kwargs kwargs) const {
     if (!kwargs || kwargs.empty()) {
       if (pyb::object r = TryFastCall(args)) return r;
     }
@@ -268,23 +273,21 @@ class PyUfunc {
           new pyb::object(pyb::module_::import("ufuncx._override").attr("call"));
       static const pyb::object* none =
           new pyb::object(pyb::module_::import("ufuncx._override").attr("NO_OVERRIDE"));
-      pyb::object r = (*dispatch)(self, "__call__", args, kwargs);
+      pyb::object r = (*dispatch)(Self(), "__call__", args, kwargs);
       if (!r.is(*none)) return r;
     }
-    return Invoke(self, args, kwargs, /*outer=*/false);
+    return Invoke(args, kwargs, /*outer=*/false);
   }
 
   // numpy.ufunc.outer(A, B, **kwargs): the call on core's OuterInputs.
   pyb::object Outer(pyb::args args, pyb::kwargs kwargs) const {
     u_->CheckBinaryMethod("outer");
     if (args.size() != 2) throw TypeError("exactly two arguments expected");
-    return Invoke(pyb::handle(), args, kwargs, /*outer=*/true);
+    return Invoke(args, kwargs, /*outer=*/true);
   }
 
-  // The general call (outer: numpy.ufunc.outer's, on core's OuterInputs);
-  // self is the Python ufunc object, for the __array_wrap__ context.
-  pyb::object Invoke(pyb::handle self, const pyb::args& args, const pyb::kwargs& kwargs,
-                     bool outer) const {
+  // The general call (outer: numpy.ufunc.outer's, on core's OuterInputs).
+  pyb::object Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bool outer) const {
     const Ufunc& u = *u_;
     const int nin = u.nin(), nout = u.nout();
     const int npos = static_cast<int>(args.size());
@@ -447,7 +450,7 @@ class PyUfunc {
             new pyb::object(pyb::module_::import("ufuncx._subclass").attr("wrap"));
         pyb::tuple inputs(nin);
         for (int k = 0; k < nin; ++k) inputs[k] = args[k];
-        return (*apply)(array_wrap, o, pyb::make_tuple(self, inputs, i), return_scalar);
+        return (*apply)(array_wrap, o, pyb::make_tuple(Self(), inputs, i), return_scalar);
       }
       if (!return_scalar) return o;
       // 0-d results become NumPy scalars, as from numpy ufuncs.
@@ -754,9 +757,7 @@ PYBIND11_MODULE(_core, m) {
   // dynamic_attr: each object carries its own __name__ and __doc__, set by
   // get(), as numpy.ufunc objects do.
   pyb::class_<PyUfunc>(m, "ufunc", pyb::dynamic_attr(), "A universal function like numpy.ufunc.")
-      .def("__call__", [](pyb::handle self, pyb::args args, pyb::kwargs kwargs) {
-        return self.cast<const PyUfunc&>().Call(self, std::move(args), std::move(kwargs));
-      })
+      .def("__call__", &PyUfunc::Call)
       .def("_outer", &PyUfunc::Outer)
       .def("_check_binary", [](const PyUfunc& f, const std::string& method) {
         f.u().CheckBinaryMethod(method.c_str());
