@@ -117,11 +117,14 @@ bool AnyOverride(const pyb::args& args, const pyb::kwargs& kwargs) {
     if (Overrides(a.ptr())) return true;
   }
   if (!kwargs || PyDict_GET_SIZE(kwargs.ptr()) == 0) return false;
-  static PyObject* const keys[2] = {PyUnicode_InternFromString("out"),
-                                    PyUnicode_InternFromString("where")};
-  for (PyObject* key : keys) {
-    PyObject* v = PyDict_GetItem(kwargs.ptr(), key);
-    if (!v) continue;
+  // (a walk over the few keywords given: no hashing, no string made)
+  PyObject *key, *v;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(kwargs.ptr(), &pos, &key, &v)) {
+    if (PyUnicode_CompareWithASCIIString(key, "out") != 0 &&
+        PyUnicode_CompareWithASCIIString(key, "where") != 0) {
+      continue;
+    }
     if (PyTuple_Check(v)) {
       for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(v); ++i) {
         if (Overrides(PyTuple_GET_ITEM(v, i))) return true;
@@ -425,7 +428,7 @@ class PyUfunc {
       const auto io = u.OuterInputs(in[0].array, in[1].array);
       in.assign(io.begin(), io.end());
     }
-    const PreparedCall call = u.Prepare(in, out_ptrs, opt);
+    const PreparedCall call = u.Prepare(std::move(in), out_ptrs, opt);
     for (int i = 0; i < nout; ++i) {
       const auto& fresh = call.new_outputs[static_cast<size_t>(i)];
       if (!fresh) continue;

@@ -193,6 +193,7 @@ bool CanCast(DType from, DType to, Casting casting) {
 }
 
 DType PromoteTypes(DType a, DType b) {
+  if (a == b) return a;
   for (int i = 0; i < kNumDTypes; ++i) {
     const DType t = static_cast<DType>(i);
     if (SafeCast(a, t) && SafeCast(b, t)) return t;

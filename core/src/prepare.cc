@@ -321,6 +321,19 @@ ArrayView PreparedCall::LoopView(int output, const ArrayView& given) const {
 PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
                             std::span<const ArrayView* const> outputs,
                             const CallOptions& opt) const {
+  return PrepareFrom(inputs, nullptr, outputs, opt);
+}
+
+PreparedCall Ufunc::Prepare(std::vector<CallInput>&& inputs,
+                            std::span<const ArrayView* const> outputs,
+                            const CallOptions& opt) const {
+  return PrepareFrom(inputs, inputs.data(), outputs, opt);
+}
+
+// `movable`, when set, is inputs.data(): their views may be taken.
+PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* movable,
+                                std::span<const ArrayView* const> outputs,
+                                const CallOptions& opt) const {
   if (static_cast<int>(inputs.size()) != nin_) {
     throw TypeError(name_ + "() takes " + std::to_string(nin_) + " input arguments, got " +
                     std::to_string(inputs.size()));
@@ -331,9 +344,13 @@ PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
   }
   PreparedCall call;
   // Weak scalars: a type from the strong operands, a 0-d array of it.
-  std::optional<DType> strong;
-  for (const CallInput& in : inputs) {
-    if (!in.weak) strong = strong ? PromoteTypes(*strong, in.array.dtype) : in.array.dtype;
+  const bool any_weak =
+      std::any_of(inputs.begin(), inputs.end(), [](const CallInput& in) { return in.weak; });
+  std::optional<DType> strong;  // (only weak scalars need it)
+  for (size_t i = 0; any_weak && i < inputs.size(); ++i) {
+    if (inputs[i].weak) continue;
+    const DType t = inputs[i].array.dtype;
+    strong = strong ? PromoteTypes(*strong, t) : t;
   }
   const bool ints_only = nin_ > 1 && std::all_of(inputs.begin(), inputs.end(), [](const CallInput& in) {
     return in.weak && in.weak->kind == WeakScalar::Kind::kInt;
@@ -341,12 +358,11 @@ PreparedCall Ufunc::Prepare(std::span<const CallInput> inputs,
   // (small per-operand flags on the stack: a call allocates little)
   internal::SmallBuffer<char, 8> deferred(inputs.size(), 0);
   call.inputs.reserve(inputs.size());
-  if (std::any_of(inputs.begin(), inputs.end(), [](const CallInput& in) { return in.weak; })) {
-    call.scalars.resize(inputs.size());
-  }
+  if (any_weak) call.scalars.resize(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].weak) {
-      call.inputs.push_back(inputs[i].array);
+      if (movable) call.inputs.push_back(std::move(movable[i].array));
+      else call.inputs.push_back(inputs[i].array);
       continue;
     }
     bool def = false;

@@ -260,6 +260,9 @@ class Ufunc {
   PreparedCall Prepare(std::span<const CallInput> inputs,
                        std::span<const ArrayView* const> outputs,
                        const CallOptions& options) const;
+  // The same, taking the inputs' views instead of copying them.
+  PreparedCall Prepare(std::vector<CallInput>&& inputs, std::span<const ArrayView* const> outputs,
+                       const CallOptions& options) const;
   // Runs a prepared call into every output (given or allocated), each in
   // the caller's layout.
   void Run(const PreparedCall& call, std::span<const ArrayView> outputs,
@@ -342,6 +345,9 @@ class Ufunc {
   void CheckBinaryMethod(const char* method) const;
 
  private:
+  PreparedCall PrepareFrom(std::span<const CallInput> inputs, CallInput* movable,
+                           std::span<const ArrayView* const> outputs,
+                           const CallOptions& options) const;
   const Loop& ResolveUncached(const std::vector<Loop>& loops, std::span<const DType> inputs,
                               const CallOptions& options) const;
   bool TryDirect(const CallPlan& plan, std::span<const ArrayView> inputs,
