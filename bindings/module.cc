@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cctype>
+#include <cfenv>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -24,6 +25,34 @@ constexpr int64_t kReleaseGilAbove = 4096;
 PyArrayObject* AsArray(const pyb::object& o) {
   return reinterpret_cast<PyArrayObject*>(o.ptr());
 }
+
+// Floating-point errors as NumPy reports them: the flags are cleared when a
+// computation starts and read when it ends (worker threads pass theirs on,
+// workers.h); only a set flag costs a call into ufuncx/_errstate.py, which
+// acts on np.errstate. The first flag NumPy's state says to raise on is
+// raised as FloatingPointError from here.
+class FpErrors {
+ public:
+  FpErrors() { std::feclearexcept(kFlags); }
+  // (name: what NumPy's messages name, the ufunc or the method)
+  void Report(const Ufunc& u, const char* name) const {
+    const int raised = std::fetestexcept(kFlags);
+    if (!raised) return;
+    if (!u.traits().fp_errors) {  // the table says this ufunc never reports
+      std::feclearexcept(kFlags);
+      return;
+    }
+    const int bits = (raised & FE_DIVBYZERO ? 1 : 0) | (raised & FE_OVERFLOW ? 2 : 0) |
+                     (raised & FE_UNDERFLOW ? 4 : 0) | (raised & FE_INVALID ? 8 : 0);
+    std::feclearexcept(kFlags);
+    static const pyb::object* report =
+        new pyb::object(pyb::module_::import("ufuncx._errstate").attr("report"));
+    (*report)(bits, name);
+  }
+
+ private:
+  static constexpr int kFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+};
 
 // NumPy's signature= forms: "ff->f", "ff" is an error, a tuple of dtypes or
 // None, or a single dtype (all outputs).
@@ -253,12 +282,14 @@ class PyUfunc {
     }
     a[nin] = static_cast<char*>(PyArray_DATA(oa));
     steps[nin] = static_cast<int64_t>(ItemSize(loop->types[nin]));
+    const FpErrors fp;
     if (n > kReleaseGilAbove) {
       pyb::gil_scoped_release release;
       u.RunDirect(*loop, a, steps, n);
     } else {
       u.RunDirect(*loop, a, steps, n);
     }
+    fp.Report(u, u.name().c_str());
     return pyb::reinterpret_steal<pyb::object>(
         PyArray_Return(reinterpret_cast<PyArrayObject*>(result.release().ptr())));
   }
@@ -435,12 +466,14 @@ class PyUfunc {
       outs[i] = NewArray(fresh->dtype, fresh->shape, fresh->inner_first);
       out_views[i] = ViewOf(AsArray(outs[i]));
     }
+    const FpErrors fp;
     if (ShapeSize(call.plan.OutShape(0)) > kReleaseGilAbove || u.core()) {
       pyb::gil_scoped_release release;
       u.Run(call, out_views, opt);
     } else {
       u.Run(call, out_views, opt);
     }
+    fp.Report(u, u.name().c_str());
     // Given outputs come back as given; new ones through the inputs'
     // __array_wrap__ (NumPy's subclass rules), else 0-d ones as scalars.
     const pyb::object array_wrap = subok && !outer ? FindArrayWrap(args, nin) : pyb::object();
@@ -600,10 +633,12 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
   // Targets must not overlap other arguments (the planner reads them while
   // writing); such calls copy first in the Python front ends.
   ScatterReport rep;
+  const FpErrors fp;
   {
     pyb::gil_scoped_release release;
     rep = Scatter(r);
   }
+  if (r.combiner) fp.Report(*r.combiner, r.combiner->name().c_str());
   pyb::dict d;
   d["plan"] = PlanName(rep.plan);
   d["index_source"] = IndexSourceName(rep.source);
@@ -638,14 +673,18 @@ pyb::object Destination(const ReducePlan& plan, pyb::handle out, ArrayView* view
   return res;
 }
 
+// Runs f (without the GIL when the work is large) and reports its
+// floating-point errors under the name NumPy gives them (the method's).
 template <class F>
-void MaybeWithoutGil(int64_t size, F&& f) {
+void MaybeWithoutGil(const Ufunc& u, int64_t size, const char* name, F&& f) {
+  const FpErrors fp;
   if (size > kReleaseGilAbove) {
     pyb::gil_scoped_release release;
     f();
   } else {
     f();
   }
+  fp.Report(u, name);
 }
 
 // Each method plans once in core (argument errors before loop errors, as
@@ -681,7 +720,7 @@ pyb::object ReduceMethod(const PyUfunc& self, pyb::handle array, pyb::handle axi
     opt.where = &where_view;
   }
   pyb::object res = Destination(plan, out, &out_view);
-  MaybeWithoutGil(a.size(), [&] { u.RunReduce(plan, a, out_view, opt); });
+  MaybeWithoutGil(u, a.size(), "reduce", [&] { u.RunReduce(plan, a, out_view, opt); });
   return Finish(out, res);
 }
 
@@ -694,7 +733,7 @@ pyb::object AccumulateMethod(const PyUfunc& self, pyb::handle array, int64_t axi
   const ReducePlan plan = u.PlanAccumulate(a, axis, OptDType(dtype),
                                            out.is_none() ? std::nullopt : std::optional(o.dtype));
   pyb::object res = Destination(plan, out, &o);
-  MaybeWithoutGil(a.size(), [&] { u.RunAccumulate(plan, a, o); });
+  MaybeWithoutGil(u, a.size(), "accumulate", [&] { u.RunAccumulate(plan, a, o); });
   return Finish(out, res);
 }
 
@@ -713,7 +752,7 @@ pyb::object ReduceatMethod(const PyUfunc& self, pyb::handle array, pyb::handle i
   const ReducePlan plan = u.PlanReduceat(a, idx, axis, OptDType(dtype),
                                          out.is_none() ? std::nullopt : std::optional(o.dtype));
   pyb::object res = Destination(plan, out, &o);
-  MaybeWithoutGil(a.size(), [&] { u.RunReduceat(plan, a, idx, o); });
+  MaybeWithoutGil(u, a.size(), "reduceat", [&] { u.RunReduceat(plan, a, idx, o); });
   return Finish(out, res);
 }
 
@@ -820,8 +859,12 @@ PYBIND11_MODULE(_core, m) {
         const Ufunc& u = UfuncOf(ufunc, "ufunc");
         const ArrayView av = TargetView(a, "operand"), iv = InputView(index, "scatter_indices"),
                         bv = InputView(b, "updates");
-        pyb::gil_scoped_release release;
-        At(u, av, std::span<const ArrayView>(&iv, 1), &bv);
+        const FpErrors fp;
+        {
+          pyb::gil_scoped_release release;
+          At(u, av, std::span<const ArrayView>(&iv, 1), &bv);
+        }
+        fp.Report(u, u.name().c_str());
       });
   m.def("_torch_index_add", [](pyb::handle self, int64_t dim, pyb::handle index,
                                pyb::handle source) {

@@ -2,9 +2,12 @@
 // large reductions, large matrix products): f(w) for w = 0..workers-1, w = 0
 // on the calling thread, the others on a pool of helper threads that stay
 // alive between calls. The first exception any worker throws is rethrown
-// once all have finished.
+// once all have finished, and the workers' floating-point flags are raised
+// on the calling thread.
 #pragma once
 
+#include <atomic>
+#include <cfenv>
 #include <exception>
 #include <functional>
 #include <thread>
@@ -29,12 +32,21 @@ void RunWorkers(int workers, F&& f) {
     return;
   }
   std::vector<std::exception_ptr> errors(static_cast<size_t>(workers));
+  // Floating-point flags are per thread: each worker's are collected and
+  // raised on the calling thread at the end, as if it had done all the work
+  // (a thread that runs a worker keeps the flags it had before).
+  std::atomic<int> fp_flags{0};
   const std::function<void(int)> guarded = [&](int w) {
+    const int before = std::fetestexcept(FE_ALL_EXCEPT);
+    std::feclearexcept(FE_ALL_EXCEPT);
     try {
       f(w);
     } catch (...) {
       errors[static_cast<size_t>(w)] = std::current_exception();
     }
+    fp_flags.fetch_or(std::fetestexcept(FE_ALL_EXCEPT), std::memory_order_relaxed);
+    std::feclearexcept(FE_ALL_EXCEPT);
+    if (before) std::feraiseexcept(before);
   };
   std::vector<std::thread> spawned;
   const bool pooled = PoolStart(workers - 1, guarded);
@@ -44,6 +56,7 @@ void RunWorkers(int workers, F&& f) {
   guarded(0);
   if (pooled) PoolWait();
   for (std::thread& t : spawned) t.join();
+  if (const int flags = fp_flags.load(std::memory_order_relaxed)) std::feraiseexcept(flags);
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }

@@ -116,7 +116,7 @@ def test_every_documented_key_is_accepted():
         {"name": "f", "aliases": ["g"], "family": "mine", "nin": 2, "nout": 1, "identity": "0", "reorderable": True,
          "doc": "d", "ulp": 2, "int_inputs_loop": "dd->d", "bool_inputs": "refuse",
          "bool_error": "no bools", "logical": False, "comparison": False, "reduce_widen": True,
-         "exact_split": "integers",
+         "exact_split": "integers", "fp_errors": True,
          "loop": [{"types": ["ff->f", "dd->d"], "op": "Add", "pairwise": "fd",
                    "simd": [{"types": "fd", "op": "Add", "reduce": ""}]}]},
         {"name": "h", "nin": 2, "nout": 1, "doc": "d", "signature": "(n),(n)->()",

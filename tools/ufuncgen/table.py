@@ -77,7 +77,8 @@ class LoopGroup:
 
 BOOL_INPUTS = ("cast", "uniform", "refuse")
 EXACT_SPLITS = ("never", "integers", "all")
-TRAIT_KEYS = ("bool_inputs", "bool_error", "logical", "comparison", "reduce_widen", "exact_split")
+TRAIT_KEYS = ("bool_inputs", "bool_error", "logical", "comparison", "reduce_widen", "exact_split",
+              "fp_errors")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,6 +91,7 @@ class Traits:
     comparison: bool = False    # weak Python scalars compare by value
     reduce_widen: bool = False  # bool/narrow-int reductions accumulate in 64 bits
     exact_split: str = "never"  # loop types whose split reductions are exact
+    fp_errors: bool = True      # floating-point flags are reported (np.errstate)
 
 
 def _parse_traits(raw: dict, path: str, nin: int, nout: int, overload: bool) -> Traits:
@@ -103,7 +105,8 @@ def _parse_traits(raw: dict, path: str, nin: int, nout: int, overload: bool) -> 
         logical=_pop(raw, "logical", bool, path, False),
         comparison=_pop(raw, "comparison", bool, path, False),
         reduce_widen=_pop(raw, "reduce_widen", bool, path, False),
-        exact_split=_pop(raw, "exact_split", str, path, "never"))
+        exact_split=_pop(raw, "exact_split", str, path, "never"),
+        fp_errors=_pop(raw, "fp_errors", bool, path, True))
     if t.bool_inputs not in BOOL_INPUTS:
         raise TableError(f"{path}.bool_inputs: {t.bool_inputs!r} is not one of {list(BOOL_INPUTS)}")
     if (t.bool_inputs == "refuse") != bool(t.bool_error):

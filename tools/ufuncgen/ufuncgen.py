@@ -55,7 +55,7 @@ def traits_init(e) -> str:
             f".logical = {str(t.logical).lower()}, .comparison = {str(t.comparison).lower()}, "
             f".reduce_widen = {str(t.reduce_widen).lower()}, "
             f".exact_split = ufuncx::UfuncTraits::ExactSplit::k{t.exact_split.capitalize()}, "
-            f".pairwise_types = {pairwise}}}")
+            f".pairwise_types = {pairwise}, .fp_errors = {str(t.fp_errors).lower()}}}")
 
 
 class LoopRecord:

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <bit>
+#include <cfenv>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -159,6 +160,10 @@ struct Divide {
 // divisor's sign, exact where Python's are.
 template <class T>
 inline T FloatDivmod(T a, T b, T* modulus) {
+  if (std::isnan(a) || std::isnan(b)) {  // quietly: NaNs raise no invalid flag
+    *modulus = a + b;
+    return a + b;
+  }
   T mod = std::fmod(a, b);
   if (b == 0) {
     *modulus = mod;
@@ -184,11 +189,23 @@ inline T FloatDivmod(T a, T b, T* modulus) {
   return floordiv;
 }
 
+// NumPy's integer loops report division by zero, and floor division's
+// MIN // -1, through the floating-point flags, as its float loops do; the
+// caller reads them after the call (np.errstate).
+inline void RaiseDivideByZero() { std::feraiseexcept(FE_DIVBYZERO); }
+inline void RaiseOverflow() { std::feraiseexcept(FE_OVERFLOW); }
+
 template <class T>
 inline T IntFloorDiv(T a, T b) {
-  if (b == 0) return 0;
+  if (b == 0) {
+    RaiseDivideByZero();
+    return 0;
+  }
   if constexpr (std::is_signed_v<T>) {
-    if (a == std::numeric_limits<T>::min() && b == T(-1)) return a;
+    if (a == std::numeric_limits<T>::min() && b == T(-1)) {
+      RaiseOverflow();
+      return a;
+    }
     T q = static_cast<T>(a / b);
     if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
     return q;
@@ -199,7 +216,10 @@ inline T IntFloorDiv(T a, T b) {
 
 template <class T>
 inline T IntRemainder(T a, T b) {
-  if (b == 0) return 0;
+  if (b == 0) {
+    RaiseDivideByZero();
+    return 0;
+  }
   if constexpr (std::is_signed_v<T>) {
     if (b == T(-1)) return 0;
     T r = static_cast<T>(a % b);
@@ -253,7 +273,10 @@ struct Fmod {
   template <class T>
   static T Call(T a, T b) {
     if constexpr (kIsInt<T>) {
-      if (b == 0) return 0;
+      if (b == 0) {
+        RaiseDivideByZero();
+        return 0;
+      }
       if constexpr (std::is_signed_v<T>) {
         if (b == T(-1)) return 0;
       }

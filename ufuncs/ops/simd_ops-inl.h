@@ -118,7 +118,8 @@ UFX_VEC1(Square, hn::Mul(a, a))
 // Highway's Exp and Log are accurate only inside a range (finite, no
 // overflow, no subnormal results; positive normal inputs for Log). Vectors
 // with any lane outside it are computed lane by lane with libm, as NumPy's
-// own SIMD loops do for special values.
+// own SIMD loops do for special values. NaN lanes are tested first, with a
+// quiet comparison: an ordered one would raise the invalid flag for them.
 template <class D, class V, class F>
 HWY_NOINLINE V LaneByLane(D d, V a, F f) {
   using T = hn::TFromD<D>;
@@ -135,7 +136,8 @@ struct Exp {
     constexpr bool k32 = sizeof(T) == 4;
     const V lo = hn::Set(d, T(k32 ? -87.0 : -708.0));
     const V hi = hn::Set(d, T(k32 ? 88.0 : 709.0));
-    if (HWY_LIKELY(hn::AllTrue(d, hn::And(AnyGe(a, lo), AnyLe(a, hi))))) {
+    if (HWY_LIKELY(hn::AllTrue(d, hn::Eq(a, a)) &&
+                   hn::AllTrue(d, hn::And(AnyGe(a, lo), AnyLe(a, hi))))) {
       return hn::Exp(d, a);
     }
     return LaneByLane(d, a, [](T x) { return std::exp(x); });
@@ -148,7 +150,8 @@ struct Log {
     using T = hn::TFromD<D>;
     const V lo = hn::Set(d, std::numeric_limits<T>::min());
     const V hi = hn::Set(d, std::numeric_limits<T>::max());
-    if (HWY_LIKELY(hn::AllTrue(d, hn::And(AnyGe(a, lo), AnyLe(a, hi))))) {
+    if (HWY_LIKELY(hn::AllTrue(d, hn::Eq(a, a)) &&
+                   hn::AllTrue(d, hn::And(AnyGe(a, lo), AnyLe(a, hi))))) {
       return hn::Log(d, a);
     }
     return LaneByLane(d, a, [](T x) { return std::log(x); });

@@ -193,6 +193,9 @@ struct UfuncTraits {
   // Float types (DType bits, 1 << DType) whose reductions are NumPy's
   // pairwise sum, which two threads may split at NumPy's first split point.
   uint32_t pairwise_types = 0;
+  // Whether the floating-point flags its loops raise are reported
+  // (np.errstate). NumPy's comparisons, min/max and sign never report.
+  bool fp_errors = true;
 };
 
 // What a reduce-family method will do, decided once before anything is

@@ -3,7 +3,10 @@
 // and uses these helpers instead of version-specific ops.
 //
 // Provides, in ufuncx::simd::HWY_NAMESPACE:
-//   LoadTail(d, p, count)        loads count < Lanes(d) lanes, rest zero
+//   LoadTail(d, p, count)        loads 0 < count < Lanes(d) lanes, the rest copies
+//                                of p[0] (so the unused lanes repeat a computation
+//                                the used ones make: no floating-point flag that
+//                                the data does not raise)
 //   StoreTail(d, v, p, count)    stores the first count lanes
 //   MaskToBytes(d, mask, out)    writes Lanes(d) bytes of 0/1 (NumPy bools)
 //   AnyGe(a, b), AnyLe(a, b)     ordered comparisons for every lane type
@@ -53,9 +56,11 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <class D, class T = hn::TFromD<D>>
 HWY_INLINE hn::VFromD<D> LoadTail(D d, const T* p, size_t count) {
 #if UFX_HWY_VERSION >= 10100
-  return hn::LoadN(d, p, count);
+  return hn::IfThenElse(hn::FirstN(d, count), hn::LoadN(d, p, count), hn::Set(d, p[0]));
 #else
-  HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(T)] = {};
+  HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(T)];
+  const size_t lanes = hn::Lanes(d);
+  for (size_t i = count; i < lanes; ++i) buf[i] = p[0];
   std::memcpy(buf, p, count * sizeof(T));
   return hn::Load(d, buf);
 #endif

@@ -1,0 +1,154 @@
+"""Floating-point errors as NumPy reports them: np.errstate's every mode,
+for calls, the reduce family, at and scatter combiners, integer division,
+worker threads, and no flag from any loop on data that raises none."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ufuncx as ux
+
+
+def reports(f):
+    """What a call reports under errstate(all='warn'): [(category, text)]."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with np.errstate(all="warn"):
+            f()
+    return [(w.category.__name__, str(w.message)) for w in caught
+            if issubclass(w.category, RuntimeWarning)]
+
+
+CASES = [
+    ("divide by zero", lambda m: m.divide(np.ones(3), 0.0)),
+    ("0/0 and 1/0", lambda m: m.divide(np.array([1.0, 0.0]), np.zeros(2))),
+    ("overflow", lambda m: m.multiply(np.array([1e308]), 10.0)),
+    ("underflow", lambda m: m.multiply(np.array([1e-308]), 1e-10)),
+    ("invalid", lambda m: m.sqrt(np.array([-1.0, 4.0]))),
+    ("float32", lambda m: m.add(np.array([3e38], np.float32), np.float32(3e38))),
+    ("weak scalars", lambda m: m.divide(1.0, 0.0)),
+    ("int floor_divide by 0", lambda m: m.floor_divide(np.array([1, 2]), 0)),
+    ("int remainder by 0", lambda m: m.remainder(np.array([1, 2]), 0)),
+    ("int fmod by 0", lambda m: m.fmod(np.array([1, 2], np.int32), np.int32(0))),
+    ("int divmod by 0", lambda m: m.divmod(np.array([7]), 0)),
+    ("MIN // -1", lambda m: m.floor_divide(np.array([-2**63]), -1)),
+    ("reduce", lambda m: m.add.reduce(np.array([1e308, 1e308]))),
+    ("accumulate", lambda m: m.multiply.accumulate(np.array([1e200, 1e200]))),
+    ("reduceat", lambda m: m.add.reduceat(np.array([1e308, 1e308, 1.0]), [0, 2])),
+    ("outer", lambda m: m.divide.outer(np.ones(2), np.zeros(2))),
+    ("at", lambda m: m.add.at(np.array([1e308]), [0, 0], 1e308)),
+    ("where= mask", lambda m: m.divide(np.ones(2), 0.0, out=np.zeros(2), where=[True, False])),
+    ("comparisons never report", lambda m: m.less(np.array([np.nan]), 1.0)),
+    ("maximum never reports", lambda m: m.maximum(np.array([np.nan, 1.0]), np.nan)),
+    ("sign never reports", lambda m: m.sign(np.array([np.nan]))),
+    ("NaNs pass quietly", lambda m: m.floor_divide(np.array([np.nan] * 19), 1.0)),
+    ("exp of NaN", lambda m: m.exp(np.array([np.nan] * 19))),
+    ("log of NaN", lambda m: m.log(np.array([np.nan] * 19))),
+]
+
+
+@pytest.mark.parametrize("name,call", CASES, ids=[c[0] for c in CASES])
+def test_reports_as_numpy_does(name, call):
+    assert reports(lambda: call(ux)) == reports(lambda: call(np))
+
+
+def test_every_mode():
+    a, b = np.array([1.0, 0.0]), np.zeros(2)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ux.divide(a, b)
+    for module in (np, ux):
+        with np.errstate(divide="raise", invalid="ignore"):
+            with pytest.raises(FloatingPointError, match="^divide by zero encountered in divide$"):
+                module.divide(a, b)
+        with np.errstate(divide="ignore", invalid="raise"):
+            with pytest.raises(FloatingPointError, match="^invalid value encountered in divide$"):
+                module.divide(a, b)
+    seen = {np: [], ux: []}
+    for module in (np, ux):
+        with np.errstate(all="call", call=lambda *args, m=module: seen[m].append(args)):
+            module.divide(a, b)
+    assert seen[ux] == seen[np] == [("divide by zero", 9), ("invalid value", 9)]
+
+    class Log:
+        def __init__(self):
+            self.lines = []
+
+        def write(self, text):
+            self.lines.append(text)
+
+    logs = {np: Log(), ux: Log()}
+    for module in (np, ux):
+        with np.errstate(all="log", call=logs[module]):
+            module.divide(a, b)
+    assert logs[ux].lines == logs[np].lines == [
+        "Warning: divide by zero encountered in divide\n",
+        "Warning: invalid value encountered in divide\n"]
+
+
+def test_print_mode(capfd):
+    with np.errstate(all="print"):
+        ux.divide(np.ones(1), 0.0)
+    assert "Warning: divide by zero encountered in divide" in capfd.readouterr().err
+
+
+def test_warning_points_at_the_callers_line():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ux.divide(np.ones(1), 0.0)
+        ux.add.reduce(np.array([1e308, 1e308]))
+    assert [w.filename for w in caught] == [__file__, __file__]
+
+
+def test_scatter_combiner_reports():
+    op = np.array([1e308, 1.0])
+    with np.errstate(over="raise"):
+        with pytest.raises(FloatingPointError, match="overflow encountered in add"):
+            ux.scatter(op, np.array([[0]]), np.array([1e308]), update_window_dims=(),
+                       inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,),
+                       index_vector_dim=1, combiner=ux.add)
+
+
+def test_worker_threads_flags_reach_the_caller():
+    # Large float sums split over two threads (NumPy's pairwise split):
+    # an overflow in the second half is raised on the calling thread.
+    a = np.ones(1 << 21)
+    a[-2:] = 1e308
+    with np.errstate(over="raise"):
+        with pytest.raises(FloatingPointError, match="overflow encountered in reduce"):
+            ux.add.reduce(a)
+    assert reports(lambda: ux.add.reduce(np.ones(1 << 21))) == []
+
+
+FLOAT_TYPES = "efdg"
+
+
+def benign(name, nin, dtype, n, offset):
+    """Inputs on which ufunc `name` raises no floating-point flag."""
+    lo, hi = (1.1, 1.9) if name in ("arccosh",) else (0.6, 0.9)
+    rng = np.random.default_rng(n)
+    out = []
+    for k in range(nin):
+        if name == "ldexp" and k == 1:
+            base = rng.integers(-3, 4, n + offset).astype(np.int32)
+        else:
+            base = rng.uniform(lo, hi, n + offset).astype(dtype)
+        out.append(base[offset:])
+    return out
+
+
+@pytest.mark.parametrize("name", [n for n in ux.registry()
+                                  if not getattr(ux, n).signature and n != "frexp"])
+def test_no_spurious_flags_at_any_length_or_alignment(name):
+    f = getattr(ux, name)
+    types = [t for t in f.types if t[0] in FLOAT_TYPES and t.split("->")[1][0] in FLOAT_TYPES + "?"]
+    for t in types:
+        dtype = np.dtype(t[0])
+        for n in range(71):
+            for offset in (0, 1):
+                args = benign(name, f.nin, dtype, n, offset)
+                with np.errstate(all="raise"):
+                    f(*args, signature=t)
+                    if f.nin == 2 and f.nout == 1 and n and f.identity is not None:
+                        f.reduce(args[0])
+                        f.accumulate(args[0])
