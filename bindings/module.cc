@@ -5,6 +5,9 @@
 
 #include <cctype>
 #include <cfenv>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 #include <cstring>
 #include <string>
 #include <vector>
@@ -33,18 +36,18 @@ PyArrayObject* AsArray(const pyb::object& o) {
 // raised as FloatingPointError from here.
 class FpErrors {
  public:
-  FpErrors() { std::feclearexcept(kFlags); }
+  FpErrors() { Clear(); }
   // (name: what NumPy's messages name, the ufunc or the method)
   void Report(const Ufunc& u, const char* name) const {
-    const int raised = std::fetestexcept(kFlags);
+    const int raised = Raised();
     if (!raised) return;
     if (!u.traits().fp_errors) {  // the table says this ufunc never reports
-      std::feclearexcept(kFlags);
+      Clear();
       return;
     }
     const int bits = (raised & FE_DIVBYZERO ? 1 : 0) | (raised & FE_OVERFLOW ? 2 : 0) |
                      (raised & FE_UNDERFLOW ? 4 : 0) | (raised & FE_INVALID ? 8 : 0);
-    std::feclearexcept(kFlags);
+    Clear();
     static const pyb::object* report =
         new pyb::object(pyb::module_::import("ufuncx._errstate").attr("report"));
     (*report)(bits, name);
@@ -52,6 +55,27 @@ class FpErrors {
 
  private:
   static constexpr int kFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+#if defined(__x86_64__)
+  // The SSE (MXCSR) and x87 (long double) status flags sit at the bits
+  // <fenv.h> names; reading them is cheap, and they are written only when
+  // set (glibc's feclearexcept reloads the whole x87 environment: 0.07 us
+  // a call).
+  static int Raised() {
+    uint16_t x87;
+    __asm__ volatile("fnstsw %0" : "=am"(x87));
+    return static_cast<int>((_mm_getcsr() | x87) & kFlags);
+  }
+  static void Clear() {
+    const unsigned csr = _mm_getcsr();
+    if (csr & kFlags) _mm_setcsr(csr & ~static_cast<unsigned>(kFlags));
+    uint16_t x87;
+    __asm__ volatile("fnstsw %0" : "=am"(x87));
+    if (x87 & kFlags) __asm__ volatile("fnclex");
+  }
+#else
+  static int Raised() { return std::fetestexcept(kFlags); }
+  static void Clear() { std::feclearexcept(kFlags); }
+#endif
 };
 
 // NumPy's signature= forms: "ff->f", "ff" is an error, a tuple of dtypes or

@@ -27,6 +27,8 @@ CASES = [
     ("invalid", lambda m: m.sqrt(np.array([-1.0, 4.0]))),
     ("float32", lambda m: m.add(np.array([3e38], np.float32), np.float32(3e38))),
     ("weak scalars", lambda m: m.divide(1.0, 0.0)),
+    ("long double (x87 flags)", lambda m: m.divide(np.ones(2, np.longdouble), np.longdouble(0))),
+    ("long double overflow", lambda m: m.multiply(np.array([np.finfo(np.longdouble).max]), 2)),
     ("int floor_divide by 0", lambda m: m.floor_divide(np.array([1, 2]), 0)),
     ("int remainder by 0", lambda m: m.remainder(np.array([1, 2]), 0)),
     ("int fmod by 0", lambda m: m.fmod(np.array([1, 2], np.int32), np.int32(0))),

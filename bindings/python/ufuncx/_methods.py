@@ -72,6 +72,11 @@ def _overridden(self, name, args, kwargs):
 def reduce(self, array, *args, **kwargs):
     """numpy.ufunc.reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=<no
     value>, where=True): reduce array's dimension(s) by applying the ufunc along them."""
+    if (type(array) is np.ndarray and not args and not kwargs and array.dtype.kind in "biufc"
+            and array.dtype.isnative):
+        # The common call, a plain array along axis 0, straight to the core.
+        self._check_binary("reduce")
+        return _core._reduce(self, array, (0,), None, None, False, False, None, None)
     if type(array) is not np.ndarray or args or kwargs:
         r = _overridden(self, "reduce", (array,) + args, kwargs)
         if r is not _override.NO_OVERRIDE:
