@@ -396,9 +396,24 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
       v = Permuted(v, MoveToEnd(ax, v.ndim(), i));
     }
   }
-  // keepdims: the first input's first core axis, kept as size 1 in outputs.
+  // keepdims: the reduced core dim stays in each output as size 1, where
+  // axis= says, else where the output's axes= entry says, else last (NumPy).
   const bool keep = moved && opt.keepdims && !axes[0].empty();
-  const int64_t keep_axis = keep ? axes[0][0] : 0;
+  std::vector<int64_t> keep_axes(keep ? static_cast<size_t>(nout_) : 0, -1);
+  for (int o = 0; keep && o < nout_; ++o) {
+    auto& entry = axes[static_cast<size_t>(nin_ + o)];
+    if (opt.axis) {
+      keep_axes[static_cast<size_t>(o)] = *opt.axis;
+    } else if (!entry.empty()) {
+      if (entry.size() != axes[0].size() || entry.size() != 1) {
+        throw AxisError(name_ + ": operand " + std::to_string(nin_ + o) + " keeps " +
+                        std::to_string(axes[0].size()) + " dimensions, but " +
+                        std::to_string(entry.size()) + " are specified by axes tuple.");
+      }
+      keep_axes[static_cast<size_t>(o)] = entry[0];
+    }
+    entry.clear();  // the output has no core dims of its own
+  }
   std::vector<ArrayView> given(moved ? static_cast<size_t>(nout_) : 0);
   internal::SmallBuffer<const ArrayView*, 8> given_ptrs(static_cast<size_t>(nout_), nullptr);
   for (size_t o = 0; o < given_ptrs.size() && o < outputs.size(); ++o) {
@@ -408,7 +423,7 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
       continue;
     }
     int nd = outputs[o]->ndim();
-    if (keep) call.squeeze[o] = internal::NormalizeAxis(keep_axis, nd--);
+    if (keep) call.squeeze[o] = internal::NormalizeAxis(keep_axes[o], nd--);
     const auto& ax = axes[static_cast<size_t>(nin_) + o];
     if (!ax.empty()) call.perm[o] = MoveToEnd(ax, nd, nin_ + static_cast<int>(o));
     given[o] = call.LoopView(static_cast<int>(o), *outputs[o]);
@@ -455,6 +470,7 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
         out.inner_first[static_cast<size_t>(j)] = perm.empty() ? nd - 1 - j : perm[static_cast<size_t>(nd - 1 - j)];
       }
       if (keep) {
+        const int64_t keep_axis = keep_axes[static_cast<size_t>(o)];
         const int64_t pos = keep_axis >= 0 ? keep_axis : nd + 1 + keep_axis;
         const int at = internal::NormalizeAxis(pos, nd + 1);
         call.squeeze[static_cast<size_t>(o)] = at;

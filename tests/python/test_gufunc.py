@@ -171,3 +171,23 @@ def test_axes_axis_and_keepdims(rng):
         ux.vecdot(x, x, axis=0, axes=[0, 0])
     with pytest.raises(TypeError, match="does not support keepdims"):
         ux.matmul(x, x.T, keepdims=True)
+
+
+@pytest.mark.parametrize("kw", [
+    dict(axes=[0, 0, 0], keepdims=True), dict(axes=[0, 2], keepdims=True), dict(axes=[0, 2, 2]),
+    dict(axes=[0, 2, 1], keepdims=True), dict(axis=1, keepdims=True), dict(keepdims=True),
+    dict(axes=[0, 2, (1,)], keepdims=True), dict(axis=0, keepdims=True),
+    dict(axes=[0, 2, (1, 2)], keepdims=True)], ids=str)
+def test_keepdims_places_the_kept_axis_as_numpy(kw):
+    # The kept dim goes where axis= says, else where the output's axes=
+    # entry says, else last.
+    a, b = np.arange(27.0).reshape(3, 3, 3), np.arange(10.0, 19.0).reshape(3, 1, 3)
+    try:
+        want = np.vecdot(a, b, **kw)
+    except Exception as e:  # noqa: BLE001 - the same class is expected
+        with pytest.raises(type(e)):
+            ux.vecdot(a, b, **kw)
+        return
+    got = ux.vecdot(a, b, **kw)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
