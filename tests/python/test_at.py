@@ -286,3 +286,17 @@ def test_aliasing_b_and_a():
     np.add.at(exp, [5, 4, 3, 2, 1, 0], exp)
     ux.add.at(got, [5, 4, 3, 2, 1, 0], got)
     assert_same(got, exp)
+
+
+def test_byte_swapped_targets_and_indices_as_numpy():
+    for make in (lambda: np.array([1, 2, 3, 4], ">f4"), lambda: np.arange(4.0)):
+        for idx in ([1, 2, 1], np.array([1, 2, 1], ">i4")):
+            got, want = make(), make()
+            ux.add.at(got, idx, 3)
+            np.add.at(want, idx, 3)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+    a = np.array([1, 2, 3, 4], ">f4")
+    with pytest.raises(IndexError):
+        ux.add.at(a, [1, 9], 3)
+    np.testing.assert_array_equal(a, [1, 2, 3, 4])  # unchanged after the error

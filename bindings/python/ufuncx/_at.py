@@ -130,6 +130,13 @@ def ufunc_at(ufunc, a, indices, b=None):
     _core._check_at(ufunc, b is not None)  # core's checks, in NumPy's order
     if not isinstance(a, np.ndarray):
         raise TypeError("first operand must be a numpy.ndarray")
+    if not a.dtype.isnative:
+        # A byte-swapped target: the loops run on a native copy, written back
+        # only when the call succeeded (an error leaves the target as it was).
+        native = a.astype(a.dtype.newbyteorder("="))
+        ufunc_at(ufunc, native, indices, b)
+        a[...] = native
+        return
     if (b is not None and type(indices) is np.ndarray and indices.dtype.kind in "iu"
             and indices.dtype.isnative and indices.ndim >= 1 and a.ndim >= 1):
         # The common form, a[int_array] (op)= b, goes to the C++ front end,
