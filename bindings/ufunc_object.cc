@@ -1,0 +1,473 @@
+// ufuncx.ufunc's call: argument parsing, the small-call fast path, NEP 13
+// overrides, new results through __array_wrap__, and floating-point error
+// reporting. All semantics live in core/ (Ufunc::Prepare / Run).
+#define NO_IMPORT_ARRAY  // (module.cc imports NumPy's C API)
+#include "ufunc_object.h"
+
+#include <pybind11/stl.h>
+
+#include <cctype>
+#include <cstring>
+#include <vector>
+
+#include "ufuncx/error.h"
+
+namespace ufuncx::py {
+namespace {
+// NumPy's signature= forms: "ff->f", "ff" is an error, a tuple of dtypes or
+// None, or a single dtype (all outputs).
+std::vector<std::optional<DType>> ParseSignature(const Ufunc& u, pyb::handle sig) {
+  std::vector<std::optional<DType>> out;
+  if (pyb::isinstance<pyb::str>(sig)) {
+    const std::string s = sig.cast<std::string>();
+    const auto arrow = s.find("->");
+    std::string chars;
+    for (char c : s) {
+      if (c != '-' && c != '>' && c != ',' && c != ' ') chars += c;
+    }
+    if (arrow == std::string::npos || static_cast<int>(arrow) != u.nin() ||
+        static_cast<int>(chars.size()) != u.nargs()) {
+      throw ValueError("a type-string for " + u.name() + ", " + std::to_string(u.nin()) +
+                       " typecode(s) before and " + std::to_string(u.nout()) +
+                       " after the -> sign");
+    }
+    for (char c : chars) {
+      DType t;
+      if (TryParseDType(std::string(1, c), &t)) {
+        out.push_back(t);
+        continue;
+      }
+      // NumPy's classes: a code no dtype has is a ValueError; a dtype
+      // ufuncx has no loops for (datetime, object) is a TypeError.
+      PyArray_Descr* descr = nullptr;
+      if (!PyArray_DescrConverter2(pyb::str(std::string(1, c)).ptr(), &descr) || !descr) {
+        PyErr_Clear();
+        throw ValueError("signature " + s + ": '" + std::string(1, c) +
+                         "' is not a valid type code (Invalid data-type for array)");
+      }
+      Py_DECREF(descr);
+      out.push_back(DTypeFromObject(pyb::str(std::string(1, c))));
+    }
+    return out;
+  }
+  if (pyb::isinstance<pyb::tuple>(sig) || pyb::isinstance<pyb::list>(sig)) {
+    auto seq = pyb::reinterpret_borrow<pyb::sequence>(sig);
+    if (static_cast<int>(seq.size()) == u.nin() + u.nout()) {
+      for (auto item : seq) {
+        if (item.is_none()) out.emplace_back(std::nullopt);
+        else out.emplace_back(DTypeFromObject(item));
+      }
+      return out;
+    }
+    throw ValueError("The signature tuple must have exactly " +
+                     std::to_string(u.nargs()) + " entries: one per ufunc operand");
+  }
+  out.assign(u.nargs(), std::nullopt);
+  const DType t = DTypeFromObject(sig);
+  for (int i = u.nin(); i < u.nargs(); ++i) out[i] = t;
+  return out;
+}
+
+// An axis as NumPy's ufuncs convert one: an index, a C long, then a C int.
+int64_t AxisInt(pyb::handle x) {
+  pyb::object v = pyb::reinterpret_steal<pyb::object>(PyNumber_Index(x.ptr()));
+  if (!v) throw pyb::error_already_set();
+  int overflow = 0;
+  const long long r = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow) throw OverflowError("Python int too large to convert to C long");
+  if (r == -1 && PyErr_Occurred()) throw pyb::error_already_set();
+  if (r < INT32_MIN || r > INT32_MAX) throw ValueError("integer won't fit into a C int");
+  return r;
+}
+
+// NEP 13: whether o's type overrides ufuncs (an __array_ufunc__ other than
+// ndarray's, None included). Plain types answer without a lookup.
+bool Overrides(PyObject* o) {
+  if (PyArray_CheckExact(o) || PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyBool_Check(o) ||
+      PyComplex_CheckExact(o) || o == Py_None || o == Py_Ellipsis || PyList_CheckExact(o) ||
+      PyTuple_CheckExact(o) || PyArray_IsScalar(o, Generic)) {
+    return false;
+  }
+  static PyObject* const ndarray_method =
+      PyObject_GetAttrString(reinterpret_cast<PyObject*>(&PyArray_Type), "__array_ufunc__");
+  PyObject* m = PyObject_GetAttrString(reinterpret_cast<PyObject*>(Py_TYPE(o)), "__array_ufunc__");
+  if (!m) {
+    PyErr_Clear();
+    return false;
+  }
+  const bool other = m != ndarray_method;
+  Py_DECREF(m);
+  return other;
+}
+
+// Whether any input, out= entry or where= of a call overrides it.
+bool AnyOverride(const pyb::args& args, const pyb::kwargs& kwargs) {
+  for (pyb::handle a : args) {
+    if (Overrides(a.ptr())) return true;
+  }
+  if (!kwargs || PyDict_GET_SIZE(kwargs.ptr()) == 0) return false;
+  // (a walk over the few keywords given: no hashing, no string made)
+  PyObject *key, *v;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(kwargs.ptr(), &pos, &key, &v)) {
+    if (PyUnicode_CompareWithASCIIString(key, "out") != 0 &&
+        PyUnicode_CompareWithASCIIString(key, "where") != 0) {
+      continue;
+    }
+    if (PyTuple_Check(v)) {
+      for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(v); ++i) {
+        if (Overrides(PyTuple_GET_ITEM(v, i))) return true;
+      }
+    } else if (Overrides(v)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// NumPy's choice of the __array_wrap__ that new results go through: among
+// the inputs, the one of highest __array_priority__ that is neither an exact
+// ndarray nor a scalar and has __array_wrap__ (at priority 0, a subclass's
+// wins over ndarray's). Null when results stay plain arrays.
+pyb::object FindArrayWrap(const pyb::args& args, int nin) {
+  constexpr double kScalarPriority = -1000000.0;
+  pyb::object wrap;  // null: nothing seen yet; None: plain arrays
+  double priority = 0;
+  for (int i = 0; i < nin; ++i) {
+    PyObject* o = args[i].ptr();
+    if (PyArray_CheckExact(o) || PyArray_IsAnyScalar(o)) {
+      const double p = PyArray_CheckExact(o) ? 0.0 : kScalarPriority;
+      if (!wrap || priority < p) {
+        wrap = pyb::none();
+        priority = p;
+      }
+      continue;
+    }
+    PyObject* w = PyObject_GetAttrString(o, "__array_wrap__");
+    if (!w) {
+      PyErr_Clear();
+      continue;
+    }
+    const double p = PyArray_GetPriority(o, 0);
+    if (!wrap || priority < p || (p == 0 && wrap.is_none())) {
+      wrap = pyb::reinterpret_steal<pyb::object>(w);
+      priority = p;
+    } else {
+      Py_DECREF(w);
+    }
+  }
+  if (wrap && wrap.is_none()) return {};
+  return wrap;
+}
+
+}  // namespace
+
+pyb::object PyUfunc::TryFastCall(const pyb::args& args) const {
+  const Ufunc& u = *u_;
+  const int nin = u.nin();
+  if (u.nout() != 1 || nin > 2 || static_cast<int>(args.size()) != nin || u.core()) return {};
+  struct Input {
+    char* data;
+    int nd;
+    const npy_intp* dims;
+    npy_intp size;
+    int64_t step;  // for size != 1
+  };
+  Input in[2];
+  alignas(16) char scalar_value[2][32];
+  DType types[2];
+  int nd = 0;
+  const npy_intp* dims = nullptr;
+  for (int i = 0; i < nin; ++i) {
+    PyObject* o = PyTuple_GET_ITEM(args.ptr(), i);
+    if (PyArray_CheckExact(o)) {
+      auto* arr = reinterpret_cast<PyArrayObject*>(o);
+      if (!PyArray_ISNBO(PyArray_DESCR(arr)->byteorder)) return {};
+      const auto t = FromTypeNum(PyArray_TYPE(arr));
+      // C-contiguous, or 1-D with any stride (the loop takes the step).
+      const bool contiguous = PyArray_IS_C_CONTIGUOUS(arr);
+      if (!t || (!contiguous && PyArray_NDIM(arr) != 1)) return {};
+      types[i] = *t;
+      in[i] = Input{static_cast<char*>(PyArray_DATA(arr)), PyArray_NDIM(arr), PyArray_DIMS(arr),
+                    PyArray_SIZE(arr),
+                    contiguous ? static_cast<int64_t>(ItemSize(*t)) : PyArray_STRIDES(arr)[0]};
+    } else if (PyArray_IsScalar(o, Generic)) {  // np.float32(2) and the like: 0-d
+      PyArray_Descr* descr = PyArray_DescrFromScalar(o);
+      if (!descr) throw pyb::error_already_set();
+      const auto t = FromTypeNum(descr->type_num);
+      const bool fits = PyDataType_ELSIZE(descr) <= static_cast<npy_intp>(sizeof(scalar_value[i]));
+      Py_DECREF(descr);
+      if (!t || !fits) return {};
+      types[i] = *t;
+      PyArray_ScalarAsCtype(o, scalar_value[i]);
+      in[i] = Input{scalar_value[i], 0, nullptr, 1, 0};
+    } else {
+      return {};
+    }
+    if (in[i].size != 1 || !dims) {
+      if (dims && (in[i].nd != nd || !PyArray_CompareLists(dims, in[i].dims, nd))) {
+        if (in[i].size != 1) return {};
+        continue;
+      }
+      if (!dims || in[i].size != 1) {
+        nd = in[i].nd;
+        dims = in[i].dims;
+      }
+    }
+  }
+  // A size-1 operand may only broadcast if its rank does not exceed nd.
+  for (int i = 0; i < nin; ++i) {
+    if (in[i].nd > nd) return {};
+  }
+  const Loop* loop = u.DirectLoop(std::span<const DType>(types, nin));
+  if (!loop || ToTypeNum(loop->types[nin]) < 0) return {};
+  pyb::object result = NewArray(loop->types[nin], nd, dims);
+  auto* oa = reinterpret_cast<PyArrayObject*>(result.ptr());
+  const int64_t n = PyArray_SIZE(oa);
+  char* a[3];
+  int64_t steps[3];
+  for (int i = 0; i < nin; ++i) {
+    a[i] = in[i].data;
+    steps[i] = in[i].size == 1 && n != 1 ? 0 : in[i].step;
+  }
+  a[nin] = static_cast<char*>(PyArray_DATA(oa));
+  steps[nin] = static_cast<int64_t>(ItemSize(loop->types[nin]));
+  const FpErrors fp;
+  if (n > kReleaseGilAbove) {
+    pyb::gil_scoped_release release;
+    u.RunDirect(*loop, a, steps, n);
+  } else {
+    u.RunDirect(*loop, a, steps, n);
+  }
+  fp.Report(u, u.name().c_str());
+  return pyb::reinterpret_steal<pyb::object>(
+      PyArray_Return(reinterpret_cast<PyArrayObject*>(result.release().ptr())));
+}
+
+pyb::object PyUfunc::Self() const { return pyb::cast(this, pyb::return_value_policy::reference); }
+
+pyb::object PyUfunc::Call(pyb::args args, pyb::kwargs kwargs) const {
+  if (!kwargs || kwargs.empty()) {
+    if (pyb::object r = TryFastCall(args)) return r;
+  }
+  if (AnyOverride(args, kwargs)) {  // an argument's __array_ufunc__ (ufuncx/_override.py)
+    // (kept for the life of the process: never released after Python's end)
+    static const pyb::object* dispatch =
+        new pyb::object(pyb::module_::import("ufuncx._override").attr("call"));
+    static const pyb::object* none =
+        new pyb::object(pyb::module_::import("ufuncx._override").attr("NO_OVERRIDE"));
+    pyb::object r = (*dispatch)(Self(), "__call__", args, kwargs);
+    if (!r.is(*none)) return r;
+  }
+  return Invoke(args, kwargs, /*outer=*/false);
+}
+
+pyb::object PyUfunc::Outer(pyb::args args, pyb::kwargs kwargs) const {
+  u_->CheckBinaryMethod("outer");
+  if (args.size() != 2) throw TypeError("exactly two arguments expected");
+  return Invoke(args, kwargs, /*outer=*/true);
+}
+
+pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bool outer) const {
+  const Ufunc& u = *u_;
+  const int nin = u.nin(), nout = u.nout();
+  const int npos = static_cast<int>(args.size());
+  if (npos < nin || npos > nin + nout) {
+    throw TypeError(u.name() + "() takes from " + std::to_string(nin) + " to " +
+                    std::to_string(nin + nout) + " positional arguments but " +
+                    std::to_string(npos) + " were given");
+  }
+  std::vector<pyb::object> outs(nout);
+  bool out_given = false;
+  bool keep_arrays = false;  // out=...: 0-d results stay arrays
+  bool subok = true;
+  for (int i = nin; i < npos; ++i) {
+    if (!args[i].is_none()) outs[i - nin] = args[i], out_given = true;
+  }
+  CallOptions opt;
+  pyb::object where_obj;
+  for (auto item : kwargs) {
+    const std::string key = pyb::str(item.first);
+    pyb::handle v = item.second;
+    if (key == "out") {
+      if (npos > nin) throw TypeError("cannot specify 'out' as both a positional and keyword argument");
+      if (v.ptr() == Py_Ellipsis) {
+        keep_arrays = true;
+      } else if (pyb::isinstance<pyb::tuple>(v)) {
+        auto t = pyb::reinterpret_borrow<pyb::tuple>(v);
+        if (static_cast<int>(t.size()) != nout) {
+          throw ValueError("The 'out' tuple must have exactly " + std::to_string(nout) +
+                           " entries: one per ufunc output");
+        }
+        for (int i = 0; i < nout; ++i) {
+          if (!t[i].is_none()) outs[i] = t[i], out_given = true;
+        }
+      } else if (nout != 1) {  // (out=None too, as in NumPy)
+        throw TypeError("'out' must be a tuple of arrays for a ufunc with more than one output");
+      } else if (!v.is_none()) {
+        outs[0] = pyb::reinterpret_borrow<pyb::object>(v);
+        out_given = true;
+      }
+    } else if (key == "where") {
+      if (u.core()) throw TypeError(u.name() + "() got an unexpected keyword argument 'where'");
+      if (!(PyBool_Check(v.ptr()) && v.ptr() == Py_True)) {
+        where_obj = pyb::reinterpret_borrow<pyb::object>(v);
+      }
+    } else if (key == "casting") {
+      opt.casting = ParseCasting(v.cast<std::string>());
+    } else if (key == "dtype") {
+      if (!v.is_none()) opt.dtype = DTypeFromObject(v);
+    } else if (key == "signature" || key == "sig") {
+      if (!v.is_none()) opt.signature = ParseSignature(u, v);
+    } else if (key == "order") {
+      if (!v.is_none()) {
+        if (!PyUnicode_Check(v.ptr())) {
+          throw TypeError(std::string("order must be str, not ") + Py_TYPE(v.ptr())->tp_name);
+        }
+        const std::string o = v.cast<std::string>();
+        if (o.size() != 1 || std::string("KACF").find(static_cast<char>(std::toupper(o[0]))) == std::string::npos) {
+          throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + o + "')");
+        }
+        const char c = static_cast<char>(std::toupper(o[0]));
+        opt.order = c == 'C' ? Order::kC : c == 'F' ? Order::kF : c == 'A' ? Order::kA : Order::kK;
+      }
+    } else if (u.core() && key == "axes") {
+      if (!PyList_Check(v.ptr())) throw TypeError("axes should be a list.");
+      std::vector<std::vector<int64_t>> axes;
+      for (auto e : pyb::reinterpret_borrow<pyb::list>(v)) {
+        std::vector<int64_t> entry;
+        if (PyTuple_Check(e.ptr()) || PyList_Check(e.ptr())) {
+          for (auto a : pyb::reinterpret_borrow<pyb::sequence>(e)) entry.push_back(AxisInt(a));
+        } else {
+          entry.push_back(AxisInt(e));
+        }
+        axes.push_back(std::move(entry));
+      }
+      opt.axes = std::move(axes);
+    } else if (u.core() && key == "axis") {
+      if (!v.is_none()) opt.axis = AxisInt(v);
+    } else if (u.core() && key == "keepdims") {
+      if (!PyBool_Check(v.ptr()) && !PyArray_IsScalar(v.ptr(), Bool)) {
+        throw TypeError("'keepdims' must be a boolean");
+      }
+      opt.keepdims = PyObject_IsTrue(v.ptr()) == 1;
+    } else if (key == "subok") {
+      if (!PyBool_Check(v.ptr())) throw TypeError("'subok' must be a boolean");
+      subok = v.ptr() == Py_True;
+    } else {
+      throw TypeError(u.name() + "() got an unexpected keyword argument '" + key + "'");
+    }
+  }
+  for (const pyb::object& o : outs) {
+    if (o && !PyArray_Check(o.ptr())) throw TypeError("return arrays must be of ArrayType");
+    if (o && !PyArray_ISWRITEABLE(AsArray(o))) {
+      throw ValueError("output array is read-only");
+    }
+    if (o && !FromTypeNum(PyArray_TYPE(AsArray(o)))) {
+      throw TypeError("ufuncx has no loops writing to this output dtype");
+    }
+    if (o && !PyArray_ISNBO(PyArray_DESCR(AsArray(o))->byteorder)) {
+      throw TypeError("ufuncx needs native byte order outputs");
+    }
+  }
+
+  std::vector<Operand> ops;  // holds the arrays the inputs became
+  std::vector<CallInput> in;
+  ops.reserve(nin);
+  in.reserve(nin);
+  for (int i = 0; i < nin; ++i) {
+    ops.push_back(ToOperand(args[i], u.name().c_str()));
+    if (ops.back().weak) {
+      in.emplace_back(*ops.back().weak);
+    } else {
+      in.emplace_back(ViewOf(AsArray(ops.back().array)));
+    }
+  }
+
+  ArrayView where_view;
+  if (where_obj) {
+    PyObject* w = PyArray_FromAny(where_obj.ptr(), PyArray_DescrFromType(NPY_BOOL), 0, 0,
+                                  0, nullptr);
+    if (!w) throw pyb::error_already_set();
+    where_obj = pyb::reinterpret_steal<pyb::object>(w);
+    where_view = ViewOf(AsArray(where_obj));
+    opt.where = &where_view;
+  }
+
+  std::vector<ArrayView> out_views(nout);
+  std::vector<const ArrayView*> out_ptrs(nout, nullptr);
+  for (int i = 0; i < nout; ++i) {
+    if (outs[i]) {
+      out_views[i] = ViewOf(AsArray(outs[i]));
+      out_ptrs[i] = &out_views[i];
+    }
+  }
+  if (outer) {
+    const auto io = u.OuterInputs(in[0].array, in[1].array);
+    in.assign(io.begin(), io.end());
+  }
+  const PreparedCall call = u.Prepare(std::move(in), out_ptrs, opt);
+  for (int i = 0; i < nout; ++i) {
+    const auto& fresh = call.new_outputs[static_cast<size_t>(i)];
+    if (!fresh) continue;
+    outs[i] = NewArray(fresh->dtype, fresh->shape, fresh->inner_first);
+    out_views[i] = ViewOf(AsArray(outs[i]));
+  }
+  const FpErrors fp;
+  if (ShapeSize(call.plan.OutShape(0)) > kReleaseGilAbove || u.core()) {
+    pyb::gil_scoped_release release;
+    u.Run(call, out_views, opt);
+  } else {
+    u.Run(call, out_views, opt);
+  }
+  fp.Report(u, u.name().c_str());
+  // Given outputs come back as given; new ones through the inputs'
+  // __array_wrap__ (NumPy's subclass rules), else 0-d ones as scalars.
+  const pyb::object array_wrap = subok && !outer ? FindArrayWrap(args, nin) : pyb::object();
+  const bool return_scalar = !out_given && !keep_arrays;
+  auto wrap = [&](int i) -> pyb::object {
+    const pyb::object& o = outs[static_cast<size_t>(i)];
+    if (!call.new_outputs[static_cast<size_t>(i)]) return o;  // given
+    if (array_wrap) {
+      static const pyb::object* apply =
+          new pyb::object(pyb::module_::import("ufuncx._subclass").attr("wrap"));
+      pyb::tuple inputs(nin);
+      for (int k = 0; k < nin; ++k) inputs[k] = args[k];
+      return (*apply)(array_wrap, o, pyb::make_tuple(Self(), inputs, i), return_scalar);
+    }
+    if (!return_scalar) return o;
+    // 0-d results become NumPy scalars, as from numpy ufuncs.
+    return pyb::reinterpret_steal<pyb::object>(
+        PyArray_Return(reinterpret_cast<PyArrayObject*>(o.inc_ref().ptr())));
+  };
+  if (nout == 1) return wrap(0);
+  pyb::tuple t(nout);
+  for (int i = 0; i < nout; ++i) t[i] = wrap(i);
+  return t;
+}
+
+pyb::object PyUfunc::Identity() const {
+  const auto& id = u_->identity();
+  switch (id.kind) {
+    case Identity::Kind::kNone: return pyb::none();
+    case Identity::Kind::kInt: return pyb::int_(static_cast<long long>(id.value));
+    case Identity::Kind::kBool: return pyb::bool_(id.value != 0);
+    case Identity::Kind::kFloat: return pyb::float_(id.value);
+  }
+  return pyb::none();
+}
+
+std::string PyUfunc::Doc() const {
+  std::string args;
+  if (u_->nin() == 1) args = "x, /";
+  else {
+    for (int i = 1; i <= u_->nin(); ++i) args += "x" + std::to_string(i) + ", ";
+    args += "/";
+  }
+  std::string out = u_->nout() == 1 ? "out=None" : "out=(None, None)";
+  return u_->name() + "(" + args + ", " + out +
+         ", *, where=True, casting='same_kind', order='K', dtype=None, "
+         "subok=True[, signature])\n\n" + u_->doc();
+}
+
+}  // namespace ufuncx::py

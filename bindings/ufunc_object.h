@@ -1,0 +1,109 @@
+// The ufuncx.ufunc Python object and what the bindings share around a call:
+// NumPy's floating-point error reporting and the GIL threshold.
+#pragma once
+
+#include <cfenv>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+#include <cstdint>
+#include <string>
+
+#include "convert.h"
+#include "ufuncx/ufunc.h"
+
+namespace ufuncx::py {
+
+inline constexpr int64_t kReleaseGilAbove = 4096;
+
+inline PyArrayObject* AsArray(const pyb::object& o) {
+  return reinterpret_cast<PyArrayObject*>(o.ptr());
+}
+
+// Floating-point errors as NumPy reports them: the flags are cleared when a
+// computation starts and read when it ends (worker threads pass theirs on,
+// workers.h); only a set flag costs a call into ufuncx/_errstate.py, which
+// acts on np.errstate. The first flag NumPy's state says to raise on is
+// raised as FloatingPointError from here.
+class FpErrors {
+ public:
+  FpErrors() { Clear(); }
+  // (name: what NumPy's messages name, the ufunc or the method)
+  void Report(const Ufunc& u, const char* name) const {
+    const int raised = Raised();
+    if (!raised) return;
+    if (!u.traits().fp_errors) {  // the table says this ufunc never reports
+      Clear();
+      return;
+    }
+    const int bits = (raised & FE_DIVBYZERO ? 1 : 0) | (raised & FE_OVERFLOW ? 2 : 0) |
+                     (raised & FE_UNDERFLOW ? 4 : 0) | (raised & FE_INVALID ? 8 : 0);
+    Clear();
+    static const pyb::object* report =
+        new pyb::object(pyb::module_::import("ufuncx._errstate").attr("report"));
+    (*report)(bits, name);
+  }
+
+ private:
+  static constexpr int kFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+#if defined(__x86_64__)
+  // The SSE (MXCSR) and x87 (long double) status flags sit at the bits
+  // <fenv.h> names; reading them is cheap, and they are written only when
+  // set (glibc's feclearexcept reloads the whole x87 environment: 0.07 us
+  // a call).
+  static int Raised() {
+    uint16_t x87;
+    __asm__ volatile("fnstsw %0" : "=am"(x87));
+    return static_cast<int>((_mm_getcsr() | x87) & kFlags);
+  }
+  static void Clear() {
+    const unsigned csr = _mm_getcsr();
+    if (csr & kFlags) _mm_setcsr(csr & ~static_cast<unsigned>(kFlags));
+    uint16_t x87;
+    __asm__ volatile("fnstsw %0" : "=am"(x87));
+    if (x87 & kFlags) __asm__ volatile("fnclex");
+  }
+#else
+  static int Raised() { return std::fetestexcept(kFlags); }
+  static void Clear() { std::feclearexcept(kFlags); }
+#endif
+};
+
+// The Python object of a ufunc: numpy.ufunc's call protocol over core's
+// Ufunc (ufunc_object.cc); reduce and the other methods are bound in module.cc.
+class PyUfunc {
+ public:
+  explicit PyUfunc(const Ufunc* u) : u_(u) {}
+  const Ufunc& u() const { return *u_; }
+
+  // The small-call fast path: positional ndarray or NumPy scalar inputs only,
+  // one output, every array C-contiguous (or 1-D with any stride) with the
+  // result's shape, or a single element. This only reads the operands'
+  // pointers and shapes, with no ArrayView or vector built; core's direct
+  // path (DirectLoop, RunDirect) chooses and runs the loop. Returns a null
+  // object when the call needs the general path (Python scalars among
+  // others: NEP 50 makes them weak).
+  pyb::object TryFastCall(const pyb::args& args) const;
+
+  // This object as Python sees it (overrides and __array_wrap__ get it).
+  pyb::object Self() const;
+
+  // ufunc(*args, **kwargs): the fast path, then NEP 13 overrides, then the
+  // general call.
+  pyb::object Call(pyb::args args, pyb::kwargs kwargs) const;
+
+  // numpy.ufunc.outer(A, B, **kwargs): the call on core's OuterInputs.
+  pyb::object Outer(pyb::args args, pyb::kwargs kwargs) const;
+
+  // The general call (outer: numpy.ufunc.outer's, on core's OuterInputs).
+  pyb::object Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bool outer) const;
+
+  pyb::object Identity() const;
+
+  std::string Doc() const;
+
+ private:
+  const Ufunc* u_;
+};
+
+}  // namespace ufuncx::py
