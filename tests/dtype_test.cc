@@ -18,6 +18,13 @@ TEST(DType, TableIsConsistent) {
   }
 }
 
+TEST(DType, InlineItemSizesMatchTheTable) {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const DType t = static_cast<DType>(i);
+    EXPECT_EQ(ItemSize(t), Info(t).itemsize) << Name(t);
+  }
+}
+
 TEST(DType, Spellings) {
   EXPECT_EQ(ParseDType("f4"), DType::kFloat32);
   EXPECT_EQ(ParseDType("<f8"), DType::kFloat64);

@@ -367,15 +367,17 @@ const Loop* Ufunc::DirectLoop(std::span<const DType> inputs) const {
 
 void Ufunc::RunDirect(const Loop& loop, char* const* args, const int64_t* steps, int64_t n) const {
   if (n == 0) return;
-  int64_t small[kMaxArgs];
-  std::vector<int64_t> large(nargs() > kMaxArgs ? static_cast<size_t>(nargs()) : 0);
-  int64_t* item = large.empty() ? small : large.data();
-  for (int k = 0; k < nargs(); ++k) item[k] = static_cast<int64_t>(ItemSize(loop.types[static_cast<size_t>(k)]));
+  bool contig = loop.slots.contig != nullptr && nargs() <= kMaxArgs;
+  if (contig) {
+    int64_t item[kMaxArgs];
+    for (int k = 0; k < nargs(); ++k) item[k] = static_cast<int64_t>(ItemSize(loop.types[static_cast<size_t>(k)]));
+    contig = ContigSteps(steps, item, nin_, nargs());
+  }
   const LoopContext ctx{name_.c_str()};
-  internal::CheckStatus(RunElementwise(internal::ElementwiseSlot(
-                                           loop.slots, ContigSteps(steps, item, nin_, nargs())),
-                                       ctx, args, n, steps, nargs()),
-                        ctx.ufunc_name);
+  if (const int status = RunElementwise(internal::ElementwiseSlot(loop.slots, contig), ctx, args,
+                                        n, steps, nargs())) {
+    internal::CheckStatus(status, ctx.ufunc_name);
+  }
 }
 
 void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
