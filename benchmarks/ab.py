@@ -27,7 +27,8 @@ import statistics
 import subprocess
 import sys
 
-NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
+# A number standing alone or with a unit after it ("1.92x", "0.6 ms").
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\d.])")
 
 
 def run(script_args, path):
