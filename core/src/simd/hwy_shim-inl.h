@@ -55,12 +55,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 template <class D, class T = hn::TFromD<D>>
 HWY_INLINE hn::VFromD<D> LoadTail(D d, const T* p, size_t count) {
+  T first;  // (p may be misaligned for T: a byte copy)
+  std::memcpy(&first, p, sizeof(T));
 #if UFX_HWY_VERSION >= 10100
-  return hn::IfThenElse(hn::FirstN(d, count), hn::LoadN(d, p, count), hn::Set(d, p[0]));
+  return hn::IfThenElse(hn::FirstN(d, count), hn::LoadN(d, p, count), hn::Set(d, first));
 #else
   HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(T)];
   const size_t lanes = hn::Lanes(d);
-  for (size_t i = count; i < lanes; ++i) buf[i] = p[0];
+  for (size_t i = count; i < lanes; ++i) buf[i] = first;
   std::memcpy(buf, p, count * sizeof(T));
   return hn::Load(d, buf);
 #endif
