@@ -296,6 +296,7 @@ PYBIND11_MODULE(_core, m) {
   pyb::class_<PyUfunc>(m, "ufunc", pyb::dynamic_attr(), "A universal function like numpy.ufunc.")
       .def("__call__", &PyUfunc::Call)
       .def("_outer", &PyUfunc::Outer)
+      .def("_resolve_dtypes", &PyUfunc::ResolveDtypes)
       .def("_check_binary", [](const PyUfunc& f, const std::string& method) {
         f.u().CheckBinaryMethod(method.c_str());
       })
@@ -303,9 +304,13 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("nout", [](const PyUfunc& f) { return f.u().nout(); })
       .def_property_readonly("nargs", [](const PyUfunc& f) { return f.u().nargs(); })
       .def_property_readonly("ntypes", [](const PyUfunc& f) {
-        return static_cast<int>(f.u().loops().size());
+        return static_cast<int>(f.u().NumpyTypes().size());
       })
-      .def_property_readonly("types", [](const PyUfunc& f) { return f.u().TypeStrings(); })
+      .def_property_readonly("types", [](const PyUfunc& f) { return f.u().NumpyTypes(); },
+                             "NumPy's list of the loops over NumPy dtypes.")
+      .def_property_readonly("extra_types", [](const PyUfunc& f) { return f.u().ExtraTypes(); },
+                             "The loops over dtypes NumPy has no type character for "
+                             "(bfloat16: 'E').")
       .def_property_readonly("identity", &PyUfunc::Identity)
       .def_property_readonly("signature", [](const PyUfunc& f) -> pyb::object {
         if (!f.u().core()) return pyb::none();

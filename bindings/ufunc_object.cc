@@ -14,57 +14,83 @@
 
 namespace ufuncx::py {
 namespace {
-// NumPy's signature= forms: "ff->f", "ff" is an error, a tuple of dtypes or
-// None, or a single dtype (all outputs).
+// What a dtype= or signature= entry names: a DType, given as NumPy takes
+// it (a dtype, a type code, a scalar type, Python's int/float/complex, or a
+// dtype class such as np.dtypes.Float64DType), never a byte order.
+DType SelectorDType(pyb::handle obj) {
+  PyObject* o = obj.ptr();
+  if (PyType_Check(o) &&
+      PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(o), &PyArrayDescr_Type)) {
+    return DTypeFromObject(obj.attr("type"));  // a dtype class: its scalar type
+  }
+  PyArray_Descr* descr = nullptr;
+  if (!PyArray_DescrConverter(o, &descr)) throw pyb::error_already_set();
+  const bool swapped = !PyArray_ISNBO(descr->byteorder);
+  Py_DECREF(descr);
+  if (swapped) {
+    throw TypeError(
+        "The `dtype` and `signature` arguments to ufuncs only select the general DType and "
+        "not details such as the byte order or time unit. You can avoid this error by using "
+        "the scalar types `np.float64` or the dtype string notation.");
+  }
+  return DTypeFromObject(obj);
+}
+
+// NumPy's signature= forms: a type string "ff->f" or a tuple of one entry
+// per operand (None leaves one free). A single type is refused: that is
+// what dtype= is for.
 std::vector<std::optional<DType>> ParseSignature(const Ufunc& u, pyb::handle sig) {
+  constexpr const char* kSingle = "Use `dtype` or  fill the tuple with more than one 'None'.";
   std::vector<std::optional<DType>> out;
-  if (pyb::isinstance<pyb::str>(sig)) {
-    const std::string s = sig.cast<std::string>();
-    const auto arrow = s.find("->");
-    std::string chars;
-    for (char c : s) {
-      if (c != '-' && c != '>' && c != ',' && c != ' ') chars += c;
-    }
-    if (arrow == std::string::npos || static_cast<int>(arrow) != u.nin() ||
-        static_cast<int>(chars.size()) != u.nargs()) {
+  pyb::object text;
+  if (PyBytes_Check(sig.ptr())) text = pyb::reinterpret_borrow<pyb::bytes>(sig).attr("decode")("ascii");
+  else if (PyUnicode_Check(sig.ptr())) text = pyb::reinterpret_borrow<pyb::object>(sig);
+  if (text) {
+    const std::string s = text.cast<std::string>();
+    const auto n = static_cast<size_t>(u.nargs());
+    if (s.size() == 1 && n > 1) throw TypeError(kSingle);
+    if (s.size() != n + 2 || s.compare(static_cast<size_t>(u.nin()), 2, "->") != 0) {
       throw ValueError("a type-string for " + u.name() + ", " + std::to_string(u.nin()) +
                        " typecode(s) before and " + std::to_string(u.nout()) +
                        " after the -> sign");
     }
-    for (char c : chars) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (i == static_cast<size_t>(u.nin()) || i == static_cast<size_t>(u.nin()) + 1) continue;
+      const std::string c(1, s[i]);
       DType t;
-      if (TryParseDType(std::string(1, c), &t)) {
+      if (TryParseDType(c, &t) && t != DType::kBFloat16) {
         out.push_back(t);
         continue;
       }
       // NumPy's classes: a code no dtype has is a ValueError; a dtype
       // ufuncx has no loops for (datetime, object) is a TypeError.
       PyArray_Descr* descr = nullptr;
-      if (!PyArray_DescrConverter2(pyb::str(std::string(1, c)).ptr(), &descr) || !descr) {
+      if (!PyArray_DescrConverter2(pyb::str(c).ptr(), &descr) || !descr) {
         PyErr_Clear();
-        throw ValueError("signature " + s + ": '" + std::string(1, c) +
+        throw ValueError("signature " + s + ": '" + c +
                          "' is not a valid type code (Invalid data-type for array)");
       }
       Py_DECREF(descr);
-      out.push_back(DTypeFromObject(pyb::str(std::string(1, c))));
+      out.push_back(DTypeFromObject(pyb::str(c)));
     }
     return out;
   }
-  if (pyb::isinstance<pyb::tuple>(sig) || pyb::isinstance<pyb::list>(sig)) {
-    auto seq = pyb::reinterpret_borrow<pyb::sequence>(sig);
-    if (static_cast<int>(seq.size()) == u.nin() + u.nout()) {
-      for (auto item : seq) {
-        if (item.is_none()) out.emplace_back(std::nullopt);
-        else out.emplace_back(DTypeFromObject(item));
-      }
-      return out;
-    }
-    throw ValueError("The signature tuple must have exactly " +
-                     std::to_string(u.nargs()) + " entries: one per ufunc operand");
+  if (!PyTuple_Check(sig.ptr())) {
+    throw TypeError("the signature object to ufunc must be a string or a tuple.");
   }
-  out.assign(u.nargs(), std::nullopt);
-  const DType t = DTypeFromObject(sig);
-  for (int i = u.nin(); i < u.nargs(); ++i) out[i] = t;
+  auto seq = pyb::reinterpret_borrow<pyb::tuple>(sig);
+  if (seq.size() == 1 && u.nargs() > 1) {
+    if (seq[0].is_none()) throw TypeError("a single item type tuple cannot contain None.");
+    throw TypeError(kSingle);
+  }
+  if (static_cast<int>(seq.size()) != u.nargs()) {
+    throw ValueError("a type-tuple must be specified of length " + std::to_string(u.nargs()) +
+                     " for ufunc '" + u.name() + "'");
+  }
+  for (auto item : seq) {
+    if (item.is_none()) out.emplace_back(std::nullopt);
+    else out.emplace_back(SelectorDType(item));
+  }
   return out;
 }
 
@@ -286,10 +312,13 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
   }
   CallOptions opt;
   pyb::object where_obj;
+  bool signature_given = false;
+  bool out_keyword = false;  // out= given, None included
   for (auto item : kwargs) {
     const std::string key = pyb::str(item.first);
     pyb::handle v = item.second;
     if (key == "out") {
+      out_keyword = true;
       if (npos > nin) throw TypeError("cannot specify 'out' as both a positional and keyword argument");
       if (v.ptr() == Py_Ellipsis) {
         keep_arrays = true;
@@ -310,14 +339,14 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
       }
     } else if (key == "where") {
       if (u.core()) throw TypeError(u.name() + "() got an unexpected keyword argument 'where'");
-      if (!(PyBool_Check(v.ptr()) && v.ptr() == Py_True)) {
-        where_obj = pyb::reinterpret_borrow<pyb::object>(v);
-      }
+      if (v.ptr() != Py_True) where_obj = pyb::reinterpret_borrow<pyb::object>(v);
     } else if (key == "casting") {
       opt.casting = ParseCasting(v.cast<std::string>());
     } else if (key == "dtype") {
-      if (!v.is_none()) opt.dtype = DTypeFromObject(v);
+      if (!v.is_none()) opt.dtype = SelectorDType(v);
     } else if (key == "signature" || key == "sig") {
+      if (signature_given) throw TypeError("cannot specify both 'sig' and 'signature'");
+      signature_given = true;
       if (!v.is_none()) opt.signature = ParseSignature(u, v);
     } else if (key == "order") {
       if (!v.is_none()) {
@@ -366,9 +395,40 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
     if (o && !FromTypeNum(PyArray_TYPE(AsArray(o)))) {
       throw TypeError("ufuncx has no loops writing to this output dtype");
     }
-    if (o && !PyArray_ISNBO(PyArray_DESCR(AsArray(o))->byteorder)) {
-      throw TypeError("ufuncx needs native byte order outputs");
-    }
+  }
+  if (where_obj && !out_keyword && !out_given &&
+      PyErr_WarnEx(PyExc_UserWarning,
+                   "'where' used without 'out', expect unitialized memory in output. "
+                   "If this is intentional, use out=None.", 1) < 0) {
+    throw pyb::error_already_set();
+  }
+  // casting='no' refuses a byte-swapped operand, as NumPy's does.
+  auto refuse_swapped = [&](pyb::handle a, const std::string& what) {
+    if (opt.casting != Casting::kNo || !PyArray_Check(a.ptr())) return;
+    PyArray_Descr* d = PyArray_DESCR(reinterpret_cast<PyArrayObject*>(a.ptr()));
+    if (PyArray_ISNBO(d->byteorder)) return;
+    PyArray_Descr* native = PyArray_DescrNewByteorder(d, NPY_NATIVE);
+    if (!native) throw pyb::error_already_set();
+    const auto native_obj = pyb::reinterpret_steal<pyb::object>(reinterpret_cast<PyObject*>(native));
+    const std::string from = pyb::repr(reinterpret_cast<PyObject*>(d)).cast<std::string>();
+    const std::string to = pyb::repr(native_obj).cast<std::string>();
+    throw TypeError("Cannot cast ufunc '" + u.name() + "' " + what + " from " +
+                    (what == "output" ? to : from) + " to " + (what == "output" ? from : to) +
+                    " with casting rule 'no'");
+  };
+  for (int i = 0; i < nin; ++i) refuse_swapped(args[i], "input " + std::to_string(i));
+  // A byte-swapped out= is computed into a native copy and copied back.
+  std::vector<std::pair<int, pyb::object>> swapped_outs;  // (index, the given array)
+  for (int i = 0; i < nout; ++i) {
+    pyb::object& o = outs[static_cast<size_t>(i)];
+    if (!o || PyArray_ISNBO(PyArray_DESCR(AsArray(o))->byteorder)) continue;
+    refuse_swapped(o, "output");
+    PyArray_Descr* native = PyArray_DescrNewByteorder(PyArray_DESCR(AsArray(o)), NPY_NATIVE);
+    if (!native) throw pyb::error_already_set();
+    PyObject* copy = PyArray_FromArray(AsArray(o), native, NPY_ARRAY_ENSURECOPY);
+    if (!copy) throw pyb::error_already_set();
+    swapped_outs.emplace_back(i, o);
+    o = pyb::reinterpret_steal<pyb::object>(copy);
   }
 
   std::vector<Operand> ops;  // holds the arrays the inputs became
@@ -420,6 +480,12 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
   } else {
     u.Run(call, out_views, opt);
   }
+  for (auto& [i, given] : swapped_outs) {
+    if (PyArray_CopyInto(AsArray(given), AsArray(outs[static_cast<size_t>(i)])) < 0) {
+      throw pyb::error_already_set();
+    }
+    outs[static_cast<size_t>(i)] = given;
+  }
   fp.Report(u, u.name().c_str());
   // Given outputs come back as given; new ones through the inputs'
   // __array_wrap__ (NumPy's subclass rules), else 0-d ones as scalars.
@@ -444,6 +510,50 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
   pyb::tuple t(nout);
   for (int i = 0; i < nout; ++i) t[i] = wrap(i);
   return t;
+}
+
+pyb::tuple PyUfunc::ResolveDtypes(const pyb::list& inputs, const pyb::list& outputs,
+                                   const pyb::object& signature,
+                                   const std::string& casting) const {
+  const Ufunc& u = *u_;
+  CallOptions opt;
+  opt.casting = ParseCasting(casting);
+  if (!signature.is_none()) opt.signature = ParseSignature(u, signature);
+  std::vector<CallInput> in;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    pyb::handle d = inputs[i];
+    if (PyUnicode_Check(d.ptr())) {
+      const std::string kind = d.cast<std::string>();
+      in.emplace_back(kind == "int" ? WeakScalar::Int(0)
+                      : kind == "float" ? WeakScalar::Float(0)
+                                        : WeakScalar::Complex({0, 0}));
+      continue;
+    }
+    // An empty operand of the dtype, with as many dims as its core dims.
+    ArrayView v;
+    v.dtype = DTypeFromObject(d);
+    const size_t ndim = u.core() ? std::max<size_t>(1, u.core()->dims[i].size()) : 1;
+    v.shape.assign(ndim, 0);
+    v.strides.assign(ndim, static_cast<int64_t>(ItemSize(v.dtype)));
+    in.emplace_back(std::move(v));
+  }
+  const std::vector<const ArrayView*> no_outputs(static_cast<size_t>(u.nout()), nullptr);
+  const PreparedCall call = u.Prepare(std::move(in), no_outputs, opt);
+  const Loop& loop = *call.plan.loop;
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    if (outputs[o].is_none()) continue;
+    const DType given = DTypeFromObject(outputs[o]);
+    const DType t = loop.types[static_cast<size_t>(u.nin()) + o];
+    if (!CanCast(t, given, opt.casting)) {
+      throw TypeError("Cannot cast ufunc '" + u.name() + "' output from " +
+                      pyb::repr(NumpyDType(t)).cast<std::string>() + " to " +
+                      pyb::repr(NumpyDType(given)).cast<std::string>() + " with casting rule '" +
+                      casting + "'");
+    }
+  }
+  pyb::tuple out(static_cast<size_t>(u.nargs()));
+  for (int i = 0; i < u.nargs(); ++i) out[static_cast<size_t>(i)] = NumpyDType(loop.types[static_cast<size_t>(i)]);
+  return out;
 }
 
 pyb::object PyUfunc::Identity() const {

@@ -98,6 +98,13 @@ class PyUfunc {
   // The general call (outer: numpy.ufunc.outer's, on core's OuterInputs).
   pyb::object Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bool outer) const;
 
+  // numpy.ufunc.resolve_dtypes for a call (ufuncx/_methods.py checks the
+  // arguments): the loop's dtypes for inputs given as dtypes or as the
+  // names "int", "float", "complex" of Python's weak scalar types; each
+  // given output dtype must take the loop's output under `casting`.
+  pyb::tuple ResolveDtypes(const pyb::list& inputs, const pyb::list& outputs,
+                           const pyb::object& signature, const std::string& casting) const;
+
   pyb::object Identity() const;
 
   std::string Doc() const;

@@ -117,6 +117,54 @@ std::vector<std::string> Ufunc::TypeStrings() const {
   return out;
 }
 
+namespace {
+bool IsExtraType(const std::string& t) {
+  return t.find_first_not_of("?bBhHiIlLefdgFDG->") != std::string::npos;
+}
+}  // namespace
+
+std::vector<std::string> Ufunc::NumpyTypes() const {
+  // A run of loops over 64-bit integers (and no floats) is listed as NumPy
+  // lists its long and long long loops: the run, its 'q'/'Q' twins, then
+  // the int64/uint64 mixes as 'q'/'Q' only.
+  std::vector<std::string> out, twins, mixed;
+  auto flush = [&] {
+    out.insert(out.end(), twins.begin(), twins.end());
+    out.insert(out.end(), mixed.begin(), mixed.end());
+    twins.clear();
+    mixed.clear();
+  };
+  for (const std::string& t : TypeStrings()) {
+    if (IsExtraType(t)) continue;
+    const bool int64 = t.find_first_of("lL") != std::string::npos &&
+                       t.find_first_of("efdgFDG") == std::string::npos;
+    if (!int64) {
+      flush();
+      out.push_back(t);
+      continue;
+    }
+    std::string q = t;
+    for (char& c : q) c = c == 'l' ? 'q' : c == 'L' ? 'Q' : c;
+    const bool mix = t.find('l') != std::string::npos && t.find('L') != std::string::npos;
+    if (mix) {
+      mixed.push_back(std::move(q));
+    } else {
+      out.push_back(t);
+      twins.push_back(std::move(q));
+    }
+  }
+  flush();
+  return out;
+}
+
+std::vector<std::string> Ufunc::ExtraTypes() const {
+  std::vector<std::string> out;
+  for (std::string& t : TypeStrings()) {
+    if (IsExtraType(t)) out.push_back(std::move(t));
+  }
+  return out;
+}
+
 const Loop& Ufunc::ResolveLoop(std::span<const DType> in,
                                const CallOptions& opt) const {
   const bool cacheable = cache_ && opt.signature.empty() && !opt.dtype;
@@ -149,6 +197,14 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
   if (opt.dtype) {
     for (int i = nin_; i < nargs(); ++i) fixed[i] = opt.dtype;
   }
+  // A comparison's bool output names the loop it has anyway (NumPy's
+  // comparison resolver drops it).
+  if (traits_.comparison &&
+      std::none_of(fixed.begin(), fixed.begin() + nin_, [](auto& f) { return f.has_value(); }) &&
+      std::all_of(fixed.begin() + nin_, fixed.end(),
+                  [](auto& f) { return !f || *f == DType::kBool; })) {
+    fixed.assign(fixed.size(), std::nullopt);
+  }
   const bool any_fixed =
       std::any_of(fixed.begin(), fixed.end(), [](auto& f) { return f.has_value(); });
   auto matches_fixed = [&](const Loop& l) {
@@ -157,6 +213,25 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
     }
     return true;
   };
+  if (any_fixed &&
+      std::none_of(fixed.begin(), fixed.begin() + nin_, [](auto& f) { return f.has_value(); })) {
+    // Only outputs fixed (dtype=, or a signature like (None, None, 'f')):
+    // NumPy takes the loop of exactly the operands' types with those
+    // outputs, else the loop of the outputs' type throughout (the inputs
+    // then cast under the casting rule, checked by Plan), else none.
+    for (const Loop& l : loops) {
+      if (matches_fixed(l) && std::equal(in.begin(), in.end(), l.types.begin())) return l;
+    }
+    const DType t = *fixed[static_cast<size_t>(nin_)];
+    for (const Loop& l : loops) {
+      if (matches_fixed(l) &&
+          std::all_of(l.types.begin(), l.types.end(), [&](DType u) { return u == t; })) {
+        return l;
+      }
+    }
+    throw TypeError("No loop matching the specified signature and casting was found for ufunc " +
+                    name_);
+  }
   if (LogicalPromotion(*this, in, opt)) {
     for (const Loop& l : loops) {
       if (std::all_of(l.types.begin(), l.types.end(), [](DType t) { return t == DType::kBool; })) {

@@ -131,14 +131,13 @@ CallPlan Ufunc::PlanGufunc(CallPlan plan, std::span<const ArrayView> inputs,
   std::vector<const Shape*> shape_ptrs;
   for (const Shape& s : loop_shapes) shape_ptrs.push_back(&s);
   plan.shape = internal::BroadcastShapes(shape_ptrs);
-  plan.out_shapes.clear();
+  // Each output's core dims (those it lacks marked missing).
+  std::vector<Shape> core_outs(static_cast<size_t>(nout_));
   for (int o = 0; o < nout_; ++o) {
     const size_t k = static_cast<size_t>(nin_ + o);
     const auto& dims = sig.dims[k];
     auto& miss = plan.missing[k];
     miss.assign(dims.size(), false);
-    Shape out = plan.shape;
-    Shape core_out;
     for (size_t c = 0; c < dims.size(); ++c) {
       const int d = dims[c];
       if (dim_missing[static_cast<size_t>(d)] && sig.optional[k][c]) {
@@ -149,8 +148,28 @@ CallPlan Ufunc::PlanGufunc(CallPlan plan, std::span<const ArrayView> inputs,
         throw ValueError(name_ + ": output core dimension " + sig.names[static_cast<size_t>(d)] +
                          " is not set by any input");
       }
-      core_out.push_back(size[static_cast<size_t>(d)]);
+      core_outs[static_cast<size_t>(o)].push_back(size[static_cast<size_t>(d)]);
     }
+  }
+  // A given output's loop dims take part in the broadcast (the inputs
+  // broadcast to them; the output itself never broadcasts), as in NumPy.
+  for (int o = 0; o < nout_ && o < static_cast<int>(outputs.size()); ++o) {
+    const ArrayView* given = outputs[static_cast<size_t>(o)];
+    const int nc = static_cast<int>(core_outs[static_cast<size_t>(o)].size());
+    if (!given || given->ndim() < nc) continue;
+    const Shape loop(given->shape.begin(), given->shape.end() - nc);
+    if (loop.size() < plan.shape.size()) continue;
+    bool fits = true;  // plan.shape broadcasts to loop
+    const size_t lead = loop.size() - plan.shape.size();
+    for (size_t d = 0; d < plan.shape.size() && fits; ++d) {
+      fits = plan.shape[d] == loop[lead + d] || plan.shape[d] == 1;
+    }
+    if (fits) plan.shape = loop;
+  }
+  plan.out_shapes.clear();
+  for (int o = 0; o < nout_; ++o) {
+    const Shape& core_out = core_outs[static_cast<size_t>(o)];
+    Shape out = plan.shape;
     out.insert(out.end(), core_out.begin(), core_out.end());
     if (const ArrayView* given = outputs.size() > static_cast<size_t>(o) ? outputs[static_cast<size_t>(o)] : nullptr) {
       const int nc = static_cast<int>(core_out.size());

@@ -59,7 +59,7 @@ def absmax_ref(a, b):
 
 def test_new_binary_ufunc_every_method(kernels, rng):
     f = ux.absmax
-    assert (f.nin, f.nout, f.identity, f.types) == (2, 1, 0, ["ii->i", "ll->l", "ff->f", "dd->d"])
+    assert (f.nin, f.nout, f.identity, f.types) == (2, 1, 0, ["ii->i", "ll->l", "qq->q", "ff->f", "dd->d"])
     assert f.__name__ == "absmax" and "larger absolute value" in f.__doc__
     for dt in (np.int32, np.int64, np.float32, np.float64):
         a = (rng.integers(-1000, 1000, (7, 9)) / (1 if np.dtype(dt).kind == "i" else 7)).astype(dt)

@@ -21,6 +21,8 @@ ufunc.reduce = _methods.reduce
 ufunc.accumulate = _methods.accumulate
 ufunc.reduceat = _methods.reduceat
 ufunc.outer = _methods.outer
+ufunc.resolve_dtypes = _methods.resolve_dtypes
+ufunc.__signature__ = property(_methods.signature_of)
 
 # Pickling: a ufunc pickles by name, with the plugins that defined or
 # extended it, and unpickles to the same object (loading those plugins

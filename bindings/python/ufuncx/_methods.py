@@ -4,6 +4,7 @@ These accept NumPy 2.x's argument forms (axis as int, tuple or None; out as
 an array or a 1-tuple; initial; where) and hand normalised arguments to the
 core, where the semantics live (outer included: core's Ufunc::OuterInputs).
 """
+import inspect
 import operator
 
 import numpy as np
@@ -32,6 +33,21 @@ def _out(out, method):
     if out is not None and not isinstance(out, np.ndarray):
         raise TypeError("output must be an array")
     return out
+
+
+def _native(out):
+    """A byte-swapped out= as a native copy holding its values, and the
+    array to copy the result back into (None when out is native)."""
+    if out is None or out.dtype.isnative:
+        return out, None
+    return out.astype(out.dtype.newbyteorder("=")), out
+
+
+def _copied_back(result, given):
+    if given is None:
+        return result
+    np.copyto(given, result, casting="unsafe")
+    return given
 
 
 def _axis(a):
@@ -139,22 +155,22 @@ def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
         # The common call, without the normalisations below.
         return _core._reduce(self, array, (axis,), None, None, bool(keepdims), False, None, None)
     a = _operand(array, self.__name__)
-    out = _out(out, "reduce")
+    out, given = _native(_out(out, "reduce"))
     if where is True:
         where = None
     else:
         where = np.asarray(where, dtype=bool)
-    return _wrapped(array, out, _core._reduce(
+    return _wrapped(array, out, _copied_back(_core._reduce(
         self, a, _axes(axis), dtype, out, bool(keepdims), initial is not _NoValue,
-        None if initial is _NoValue else initial, where))
+        None if initial is _NoValue else initial, where), given))
 
 
 def _accumulate(self, array, axis=0, dtype=None, out=None):
     self._check_binary("accumulate")
     a = _operand(array, self.__name__)
-    out = _out(out, "accumulate")
-    return _wrapped(array, out, _core._accumulate(self, a, _single_axis(axis, "accumulate"),
-                                                  dtype, out))
+    out, given = _native(_out(out, "accumulate"))
+    return _wrapped(array, out, _copied_back(
+        _core._accumulate(self, a, _single_axis(axis, "accumulate"), dtype, out), given))
 
 
 def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
@@ -171,6 +187,77 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
         raise ValueError("setting an array element with a sequence. The requested array would "
                          "exceed the maximum number of dimension of 1.")
     idx = np.ascontiguousarray(idx.reshape(-1))
-    out = _out(out, "reduceat")
-    return _wrapped(array, out, _core._reduceat(self, a, idx, _single_axis(axis, "reduceat"),
-                                                dtype, out))
+    out, given = _native(_out(out, "reduceat"))
+    return _wrapped(array, out, _copied_back(
+        _core._reduceat(self, a, idx, _single_axis(axis, "reduceat"), dtype, out), given))
+
+
+_WEAK = {int: "int", float: "float", complex: "complex"}
+
+
+def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
+    """numpy.ufunc.resolve_dtypes(dtypes, *, signature=None, casting=None, reduction=False):
+    the dtypes of the loop a call (or with reduction=True, a reduce) on operands of these
+    dtypes would use. Python's int, float and complex stand for weak scalars (NEP 50)."""
+    if not isinstance(dtypes, tuple) or len(dtypes) != self.nargs:
+        raise TypeError("resolve_dtypes: The dtypes must be a tuple of `ufunc.nargs` length.")
+    given = []
+    for d in dtypes:
+        if d is None or d in _WEAK:
+            given.append(_WEAK.get(d))
+        elif isinstance(d, np.dtype):
+            given.append(d.newbyteorder("=") if not d.isnative else d)
+        else:
+            raise TypeError("Provided dtype must be a valid NumPy dtype, int, float, complex, "
+                            "or None.")
+    nin = self.nin
+    if reduction:
+        if nin != 2 or self.nout != 1:
+            raise ValueError("ufunc is not compatible with reduction operations.")
+        if given[2] is not None:
+            raise TypeError("Output dtype must not be passed for reductions, pass the first "
+                            "input instead.")
+        if not isinstance(given[1], np.dtype) or isinstance(given[0], str):
+            raise TypeError("All input dtypes must be provided (except the first one in "
+                            "reductions)")
+        if given[0] is not None or self.signature is not None:
+            # (NumPy resolves a gufunc's as a call on two such operands)
+            first = given[1] if given[0] is None else given[0]
+            loop = self._resolve_dtypes([first, given[1]], [None], signature,
+                                        casting or "same_kind")
+        else:
+            try:
+                r = self.reduce(np.zeros(1, given[1])).dtype
+            except TypeError:
+                r = None
+            loop = (r, r, r)
+        if loop[0] is None or loop[0] != loop[2]:
+            raise TypeError("No loop matching the specified signature and casting was found "
+                            f"for ufunc {self.__name__}")
+        return loop
+    if any(d is None for d in given[:nin]):
+        raise TypeError("All input dtypes must be provided (except the first one in "
+                        "reductions)")
+    return self._resolve_dtypes(given[:nin], given[nin:], signature, casting or "same_kind")
+
+
+def _parameter(name, kind, default=inspect.Parameter.empty):
+    return inspect.Parameter(name, kind, default=default)
+
+
+def signature_of(self):
+    """inspect.signature(ufunc), as NumPy's ufuncs give it."""
+    pos, kw = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.KEYWORD_ONLY
+    names = ["x"] if self.nin == 1 else [f"x{i}" for i in range(1, self.nin + 1)]
+    params = [_parameter(n, pos) for n in names]
+    params.append(_parameter("out", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                             None if self.nout == 1 else (None,) * self.nout))
+    if self.signature is None:
+        params.append(_parameter("where", kw, True))
+    else:
+        params += [_parameter("axes", kw, _NoValue), _parameter("axis", kw, _NoValue),
+                   _parameter("keepdims", kw, False)]
+    params += [_parameter("casting", kw, "same_kind"), _parameter("order", kw, "K"),
+               _parameter("dtype", kw, None), _parameter("subok", kw, True),
+               _parameter("signature", kw, None)]
+    return inspect.Signature(params)

@@ -228,8 +228,15 @@ class Ufunc {
   const std::string& doc() const { return doc_; }
   // The current loop list; safe to use while plugins add loops.
   const std::vector<Loop>& loops() const { return *loops_.load(std::memory_order_acquire); }
-  // NumPy's ufunc.types strings: "ff->f".
+  // Every loop as a type string ("ff->f"), in resolution order; 64-bit
+  // integers are 'l'/'L' and bfloat16 is 'E'.
   std::vector<std::string> TypeStrings() const;
+  // NumPy's ufunc.types: the loops over NumPy dtypes only, listed as NumPy
+  // lists them (its 64-bit integer loops appear twice, as long 'l' and as
+  // long long 'q'; loops mixing int64 and uint64 only as 'q'/'Q').
+  std::vector<std::string> NumpyTypes() const;
+  // The loops NumPy has no type character for (bfloat16), as TypeStrings().
+  std::vector<std::string> ExtraTypes() const;
 
   void AddLoop(Loop loop);
   // Appends loops in order as one new version of the list (one copy).
