@@ -308,6 +308,7 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
   bool keep_arrays = false;  // out=...: 0-d results stay arrays
   bool subok = true;
   for (int i = nin; i < npos; ++i) {
+    if (args[i].ptr() == Py_Ellipsis) throw TypeError("out=... is only allowed as a keyword argument.");
     if (!args[i].is_none()) outs[i - nin] = args[i], out_given = true;
   }
   CallOptions opt;
@@ -329,6 +330,9 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
                            " entries: one per ufunc output");
         }
         for (int i = 0; i < nout; ++i) {
+          if (t[i].ptr() == Py_Ellipsis) {
+            throw TypeError("must use `...` as `out=...` and not per-operand/in a tuple");
+          }
           if (!t[i].is_none()) outs[i] = t[i], out_given = true;
         }
       } else if (nout != 1) {  // (out=None too, as in NumPy)

@@ -37,13 +37,31 @@ def _swap():
         REPLACED.append(name)
 
 
-def _ours(v):
-    """v with NumPy's ufuncs replaced by ufuncx's (one level into tuples)."""
-    if isinstance(v, np.ufunc) and v.__name__ in REPLACED:
-        return getattr(ux, v.__name__)
-    if isinstance(v, tuple):
-        return tuple(_ours(x) for x in v)
+def _ours(v, depth=2):
+    """v with NumPy's ufuncs replaced by ufuncx's, also inside tuples,
+    lists and dict keys (two levels deep)."""
+    if isinstance(v, np.ufunc):
+        return getattr(ux, v.__name__) if v.__name__ in REPLACED else v
+    if depth == 0:
+        return v
+    if type(v) is tuple:
+        return tuple(_ours(x, depth - 1) for x in v)
+    if type(v) is list:
+        return [_ours(x, depth - 1) for x in v]
+    if type(v) is dict:
+        return {_ours(k, depth - 1): _ours(x, depth - 1) for k, x in v.items()}
     return v
+
+
+def _swap_tables(namespace):
+    """Module- and class-level tables of ufuncs (lists of ufuncs that expect
+    an error, results keyed by ufunc) get ufuncx's in place of NumPy's."""
+    for k, v in list(vars(namespace).items()):
+        if type(v) in (list, tuple, dict) or isinstance(v, np.ufunc):
+            try:
+                setattr(namespace, k, _ours(v))
+            except (AttributeError, TypeError):
+                pass
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -51,7 +69,12 @@ def pytest_collection_modifyitems(session, config, items):
     # tables (which pick ufuncs with isinstance(x, np.ufunc)), so the swap
     # reaches the test bodies and the parametrized ufunc arguments.
     _swap()
+    seen = set()
     for item in items:
+        for holder in (getattr(item, "module", None), getattr(item, "cls", None)):
+            if holder is not None and id(holder) not in seen:
+                seen.add(id(holder))
+                _swap_tables(holder)
         callspec = getattr(item, "callspec", None)
         if callspec is not None:
             for k, v in list(callspec.params.items()):

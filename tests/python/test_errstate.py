@@ -127,7 +127,8 @@ FLOAT_TYPES = "efdg"
 
 def benign(name, nin, dtype, n, offset):
     """Inputs on which ufunc `name` raises no floating-point flag."""
-    lo, hi = (1.1, 1.9) if name in ("arccosh",) else (0.6, 0.9)
+    # (products of 70 values near 1 stay inside float16's normal range)
+    lo, hi = (1.1, 1.9) if name == "arccosh" else (0.95, 1.05) if name == "multiply" else (0.6, 0.9)
     rng = np.random.default_rng(n)
     out = []
     for k in range(nin):
@@ -154,3 +155,28 @@ def test_no_spurious_flags_at_any_length_or_alignment(name):
                     if f.nin == 2 and f.nout == 1 and n and f.identity is not None:
                         f.reduce(args[0])
                         f.accumulate(args[0])
+
+
+HALF_CASES = {
+    "exp overflows": lambda m: m.exp(np.float16(11.0899)),
+    "square overflows": lambda m: m.square(np.array([300.], "e")),
+    "multiply underflows": lambda m: m.multiply(np.array([1e-4], "e"), np.float16(1e-3)),
+    "reduce underflows": lambda m: m.multiply.reduce(np.full(70, 0.75, "e")),
+    "nan raises nothing": lambda m: m.fabs(np.array([np.nan, 1., np.inf, -np.inf], "e")),
+    "subnormal exact": lambda m: m.multiply(np.array([2 ** -20], "e"), np.float16(0.5)),
+}
+
+
+@pytest.mark.parametrize("case", HALF_CASES)
+def test_float16_rounding_raises_numpys_flags(case):
+    """Rounding a float result to float16 overflows or underflows as NumPy's
+    float-to-half conversion does, and a NaN or an exact value raises nothing."""
+    outcomes = []
+    for m in (np, ux):
+        with np.errstate(all="raise"):
+            try:
+                HALF_CASES[case](m)
+                outcomes.append(None)
+            except FloatingPointError as e:
+                outcomes.append(str(e).split(" encountered")[0])
+    assert outcomes[0] == outcomes[1]

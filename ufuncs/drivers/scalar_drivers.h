@@ -402,11 +402,11 @@ int Reduce(const LoopContext&, char* const* args, const int64_t* dims,
   } else if constexpr (Pairwise && kIsFloat<T>) {
     using Acc = std::conditional_t<kIsHalf<T>, float, T>;
     const Acc acc = static_cast<Acc>(LoadElem<T>(args[0]));
-    StoreElem(args[0], static_cast<T>(acc + PairwiseSum<T, Acc>(in, n, s)));
+    StoreElem(args[0], Convert<T>(acc + PairwiseSum<T, Acc>(in, n, s)));
   } else if constexpr (kIsHalf<T> && HalfReduceInFloat<Op>) {
     float acc = static_cast<float>(LoadElem<T>(args[0]));
     for (int64_t i = 0; i < n; ++i) acc = Op::Call(acc, static_cast<float>(LoadElem<T>(in + i * s)));
-    StoreElem(args[0], static_cast<T>(acc));
+    StoreElem(args[0], Convert<T>(acc));  // (Convert: half's rounding flags)
   } else {
     T acc = LoadElem<T>(args[0]);
     for (int64_t i = 0; i < n; ++i) {

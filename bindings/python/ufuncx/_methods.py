@@ -27,6 +27,8 @@ def _operand(array, name):
 
 def _out(out, method):
     if isinstance(out, tuple):
+        if any(o is Ellipsis for o in out):
+            raise TypeError("must use `...` as `out=...` and not per-operand/in a tuple")
         if len(out) != 1:
             raise ValueError(f"The 'out' tuple must have exactly one entry for {method}")
         out = out[0]
@@ -97,21 +99,27 @@ def reduce(self, array, *args, **kwargs):
         r = _overridden(self, "reduce", (array,) + args, kwargs)
         if r is not _override.NO_OVERRIDE:
             return r
-    return _reduce(self, array, *args, **kwargs)
+    return _reduce(self, array, *args, _keep=_ellipsis(args, kwargs, 2), **kwargs)
 
 
 def accumulate(self, array, *args, **kwargs):
     """numpy.ufunc.accumulate(array, axis=0, dtype=None, out=None): the running result of
     the ufunc along one axis."""
     r = _overridden(self, "accumulate", (array,) + args, kwargs)
-    return _accumulate(self, array, *args, **kwargs) if r is _override.NO_OVERRIDE else r
+    if r is not _override.NO_OVERRIDE:
+        return r
+    _ellipsis(args, kwargs, 2)  # (accumulate's results are never 0-d)
+    return _accumulate(self, array, *args, **kwargs)
 
 
 def reduceat(self, array, indices, *args, **kwargs):
     """numpy.ufunc.reduceat(array, indices, axis=0, dtype=None, out=None): reductions over
     the slices array[indices[i]:indices[i+1]]."""
     r = _overridden(self, "reduceat", (array, indices) + args, kwargs)
-    return _reduceat(self, array, indices, *args, **kwargs) if r is _override.NO_OVERRIDE else r
+    if r is not _override.NO_OVERRIDE:
+        return r
+    _ellipsis(args, kwargs, 2)
+    return _reduceat(self, array, indices, *args, **kwargs)
 
 
 def outer(self, A, B, /, **kwargs):
@@ -134,23 +142,35 @@ def outer(self, A, B, /, **kwargs):
     return self._outer(a, b, **kwargs)
 
 
-def _wrapped(array, out, result):
+def _wrapped(array, out, result, keep_arrays=False):
     """A new reduce-family result through the operand's __array_wrap__, as
-    NumPy wraps it (no context; 0-d results may become scalars)."""
-    if out is not None or type(array) is np.ndarray or np.isscalar(array):
+    NumPy wraps it (no context; 0-d results become scalars unless out=...)."""
+    if out is not None:
         return result
+    if type(array) is np.ndarray or np.isscalar(array):
+        return np.asarray(result) if keep_arrays else result
     array_wrap = getattr(array, "__array_wrap__", None)
     if array_wrap is None:
-        return result
-    return _subclass.wrap(array_wrap, np.asarray(result), None, True)
+        return np.asarray(result) if keep_arrays else result
+    return _subclass.wrap(array_wrap, np.asarray(result), None, not keep_arrays)
+
+
+def _ellipsis(args, kwargs, position):
+    """out=... (keyword only): whether it was given; it is then removed."""
+    if len(args) > position and args[position] is Ellipsis:
+        raise TypeError("out=... is only allowed as a keyword argument.")
+    if kwargs.get("out", None) is Ellipsis:
+        del kwargs["out"]
+        return True
+    return False
 
 
 def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
-            where=True):
+            where=True, *, _keep=False):
     self._check_binary("reduce")
     if (type(array) is np.ndarray and type(axis) is int and -2**31 <= axis < 2**31
             and dtype is None and out is None
-            and where is True and initial is _NoValue and array.dtype.kind in "biufc"
+            and where is True and initial is _NoValue and not _keep and array.dtype.kind in "biufc"
             and array.dtype.isnative):
         # The common call, without the normalisations below.
         return _core._reduce(self, array, (axis,), None, None, bool(keepdims), False, None, None)
@@ -162,7 +182,7 @@ def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
         where = np.asarray(where, dtype=bool)
     return _wrapped(array, out, _copied_back(_core._reduce(
         self, a, _axes(axis), dtype, out, bool(keepdims), initial is not _NoValue,
-        None if initial is _NoValue else initial, where), given))
+        None if initial is _NoValue else initial, where), given), _keep)
 
 
 def _accumulate(self, array, axis=0, dtype=None, out=None):

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cfenv>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -136,6 +137,17 @@ inline H WideToHalf(double x) {
   const double r = x >= 0 ? (x + c) - c : (x - c) + c;
   return H(static_cast<float>(r));  // exact: r has few enough bits
 }
+// The floating-point flags NumPy's float-to-half conversion raises (they
+// reach np.errstate): overflow when a finite value becomes inf, underflow
+// when a nonzero value below half's normal range loses bits (quiet
+// comparisons: a NaN raises nothing).
+inline void HalfRoundingFlags(double x, float h) {
+  if (std::isinf(h) && std::isfinite(x)) [[unlikely]] {
+    std::feraiseexcept(FE_OVERFLOW | FE_INEXACT);
+  } else if (x != 0 && std::isless(std::fabs(x), 6.103515625e-05) && static_cast<double>(h) != x) [[unlikely]] {
+    std::feraiseexcept(FE_UNDERFLOW | FE_INEXACT);
+  }
+}
 }  // namespace detail
 
 // Reads one element from possibly unaligned memory. bool is read as a byte
@@ -176,12 +188,17 @@ inline To Convert(From v) {
   } else if constexpr (kIsComplex<To>) {
     return To(Convert<typename To::value_type>(v), 0);
   } else if constexpr (kIsHalf<To>) {
+    To h;
     if constexpr (std::is_same_v<From, double> ||
                   std::is_same_v<From, long double>) {
-      return detail::WideToHalf<To>(static_cast<double>(v));
+      h = detail::WideToHalf<To>(static_cast<double>(v));
     } else {
-      return To(static_cast<float>(v));
+      h = To(static_cast<float>(v));
     }
+    if constexpr (std::is_same_v<To, float16> && std::is_floating_point_v<From>) {
+      detail::HalfRoundingFlags(static_cast<double>(v), static_cast<float>(h));
+    }
+    return h;
   } else if constexpr (std::is_floating_point_v<From> && kIsInt<To>) {
     return detail::FloatToInt<To>(v);
   } else {
