@@ -301,7 +301,7 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
   if (npos < nin || npos > nin + nout) {
     throw TypeError(u.name() + "() takes from " + std::to_string(nin) + " to " +
                     std::to_string(nin + nout) + " positional arguments but " +
-                    std::to_string(npos) + " were given");
+                    std::to_string(npos) + (npos == 1 ? " was given" : " were given"));
   }
   std::vector<pyb::object> outs(nout);
   bool out_given = false;
@@ -495,16 +495,31 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
   // __array_wrap__ (NumPy's subclass rules), else 0-d ones as scalars.
   const pyb::object array_wrap = subok && !outer ? FindArrayWrap(args, nin) : pyb::object();
   const bool return_scalar = !out_given && !keep_arrays;
+  static const pyb::object* apply =
+      new pyb::object(pyb::module_::import("ufuncx._subclass").attr("wrap"));
+  auto context = [&](int i) {
+    pyb::tuple inputs(nin);
+    for (int k = 0; k < nin; ++k) inputs[k] = args[k];
+    if (out_given) {  // NumPy's context holds the outputs given, as a tuple
+      pyb::tuple given(nout);
+      for (int k = 0; k < nout; ++k) {
+        given[k] = call.new_outputs[static_cast<size_t>(k)] ? pyb::none() : outs[static_cast<size_t>(k)];
+      }
+      inputs = pyb::reinterpret_steal<pyb::tuple>(PySequence_Concat(inputs.ptr(), given.ptr()));
+      if (!inputs) throw pyb::error_already_set();
+    }
+    return pyb::make_tuple(Self(), inputs, i);
+  };
   auto wrap = [&](int i) -> pyb::object {
     const pyb::object& o = outs[static_cast<size_t>(i)];
-    if (!call.new_outputs[static_cast<size_t>(i)]) return o;  // given
-    if (array_wrap) {
-      static const pyb::object* apply =
-          new pyb::object(pyb::module_::import("ufuncx._subclass").attr("wrap"));
-      pyb::tuple inputs(nin);
-      for (int k = 0; k < nin; ++k) inputs[k] = args[k];
-      return (*apply)(array_wrap, o, pyb::make_tuple(Self(), inputs, i), return_scalar);
+    if (!call.new_outputs[static_cast<size_t>(i)]) {
+      // A given output that is a subclass goes through its own __array_wrap__.
+      if (!subok || PyArray_CheckExact(o.ptr())) return o;
+      pyb::object own = pyb::getattr(o, "__array_wrap__", pyb::none());
+      if (own.is_none()) return o;
+      return (*apply)(own, o, context(i), false);
     }
+    if (array_wrap) return (*apply)(array_wrap, o, context(i), return_scalar);
     if (!return_scalar) return o;
     // 0-d results become NumPy scalars, as from numpy ufuncs.
     return pyb::reinterpret_steal<pyb::object>(
@@ -572,16 +587,24 @@ pyb::object PyUfunc::Identity() const {
 }
 
 std::string PyUfunc::Doc() const {
+  // NumPy's first line: "name(x1, x2[, out1, out2], / [, out=(None, None)], *, ...".
+  const int nin = u_->nin(), nout = u_->nout();
   std::string args;
-  if (u_->nin() == 1) args = "x, /";
-  else {
-    for (int i = 1; i <= u_->nin(); ++i) args += "x" + std::to_string(i) + ", ";
-    args += "/";
+  if (nin == 1) args = "x";
+  for (int i = 1; i <= nin && nin > 1; ++i) args += (i > 1 ? ", x" : "x") + std::to_string(i);
+  if (nout == 1) {
+    args += ", /, out=None";
+  } else {
+    args += "[";
+    for (int i = 1; i <= nout; ++i) args += ", out" + std::to_string(i);
+    args += "], / [, out=(None";
+    for (int i = 1; i < nout; ++i) args += ", None";
+    args += ")]";
   }
-  std::string out = u_->nout() == 1 ? "out=None" : "out=(None, None)";
-  return u_->name() + "(" + args + ", " + out +
-         ", *, where=True, casting='same_kind', order='K', dtype=None, "
-         "subok=True[, signature])\n\n" + u_->doc();
+  const bool core = u_->core() != nullptr;
+  return u_->name() + "(" + args + ", *, " + (core ? "" : "where=True, ") +
+         "casting='same_kind', order='K', dtype=None, subok=True[, signature" +
+         (core ? ", axes, axis" : "") + "])\n\n" + u_->doc();
 }
 
 }  // namespace ufuncx::py

@@ -216,11 +216,14 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
   if (any_fixed &&
       std::none_of(fixed.begin(), fixed.begin() + nin_, [](auto& f) { return f.has_value(); })) {
     // Only outputs fixed (dtype=, or a signature like (None, None, 'f')):
-    // NumPy takes the loop of exactly the operands' types with those
-    // outputs, else the loop of the outputs' type throughout (the inputs
+    // NumPy takes the first loop with those outputs that the inputs cast to
+    // safely, else the loop of the outputs' type throughout (the inputs
     // then cast under the casting rule, checked by Plan), else none.
     for (const Loop& l : loops) {
-      if (matches_fixed(l) && std::equal(in.begin(), in.end(), l.types.begin())) return l;
+      if (!matches_fixed(l)) continue;
+      bool safe = true;
+      for (int i = 0; i < nin_ && safe; ++i) safe = CanCast(in[i], l.types[i], Casting::kSafe);
+      if (safe) return l;
     }
     const DType t = *fixed[static_cast<size_t>(nin_)];
     for (const Loop& l : loops) {

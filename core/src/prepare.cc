@@ -133,6 +133,9 @@ DType WeakType(const WeakScalar& w, std::optional<DType> strong, bool comparison
     case WeakScalar::Kind::kInt: {
       DType t = strong && k != Kind::kBool ? *strong : DType::kInt64;
       if (!IsInteger(t) && strong) return t;
+      // Beyond every integer type, a comparison's answer is the sign's:
+      // the int compares as +-inf (Materialized so), exactly by value.
+      if (comparison && w.huge) return DType::kFloat64;
       if (comparison && !w.FitsInteger(t)) {
         t = w.FitsInteger(DType::kInt64) ? DType::kInt64 : DType::kUInt64;
       } else if (!strong && !ints_only && !w.FitsInteger(DType::kInt64) &&
@@ -372,6 +375,9 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
     char* box = call.scalars[i].bytes;
     if (def) {
       std::memset(box, 0, sizeof(call.scalars[i].bytes));
+    } else if (traits_.comparison && inputs[i].weak->huge && t == DType::kFloat64) {
+      const double inf = inputs[i].weak->negative ? -HUGE_VAL : HUGE_VAL;
+      std::memcpy(box, &inf, sizeof inf);
     } else {
       Materialize(*inputs[i].weak, t, box);
     }

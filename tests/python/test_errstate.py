@@ -180,3 +180,17 @@ def test_float16_rounding_raises_numpys_flags(case):
             except FloatingPointError as e:
                 outcomes.append(str(e).split(" encountered")[0])
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("exponent", [-1 + 1j, 0 + 1j, -2 + 0j, 1 + 1j, 2 - 3j])
+@pytest.mark.parametrize("dtype", ["F", "D"])
+def test_complex_zero_to_a_power_flags_as_numpy(exponent, dtype):
+    zero = np.array([0j], dtype)
+    raised = []
+    for m in (np, ux):
+        with np.errstate(all="raise"):
+            try:
+                raised.append(m.power(zero, np.array([exponent], dtype)).tolist())
+            except FloatingPointError as e:
+                raised.append(str(e))
+    assert raised[0] == raised[1]

@@ -73,6 +73,7 @@ SIGNATURES = {
     "ldexp dtype d": lambda m: m.ldexp(1., 3, dtype="d"),
     "ldexp uint64 dtype d": lambda m: m.ldexp(1., np.uint64(3), dtype="d"),
     "ldexp dtype f": lambda m: m.ldexp(1., np.int64(3), dtype="f"),
+    "ldexp float32, dtype d": lambda m: m.ldexp(np.float32(1.), np.int_(2), dtype="d"),
     "homogeneous, input cast refused": lambda m: m.add(np.int8(1), 2., dtype="i"),
     "homogeneous, unsafe": lambda m: m.add(1., 2., dtype="i", casting="unsafe"),
     "output-only signature": lambda m: m.add(1, 2., signature=(None, None, "i")),
@@ -197,3 +198,13 @@ def test_types_are_numpy_type_characters():
             assert [np.dtype(c) for c in ins + outs]
     assert ux.add.ntypes == len(ux.add.types) and "qq->q" in ux.add.types
     assert "EE->E" in ux.add.extra_types and "EE->E" not in ux.add.types
+
+
+@pytest.mark.parametrize("value", [2**300, -2**300, 2**64, -2**63 - 1])
+@pytest.mark.parametrize("name", ["equal", "not_equal", "less", "less_equal", "greater",
+                                  "greater_equal"])
+def test_comparison_with_an_int_beyond_every_integer_type(name, value):
+    # NEP 50: NumPy compares Python ints by value, whatever their size.
+    for x in (np.array([3, -5, 2**62]), np.array([0, 2**64 - 1], np.uint64)):
+        same(lambda m: getattr(m, name)(x, value))
+        same(lambda m: getattr(m, name)(value, x))

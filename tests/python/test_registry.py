@@ -24,7 +24,7 @@ def test_every_numpy_ufunc_is_registered(name):
     assert u.ntypes == len(u.types)
     assert all(np.dtype(c) for t in u.types for c in t.replace("->", ""))
     assert all("E" in t for t in u.extra_types)
-    assert u.__doc__.startswith(name + "(")
+    assert u.__doc__.splitlines()[0] == nu.__doc__.splitlines()[0]
     assert repr(u) == f"<ufunc '{name}'>"
 
 

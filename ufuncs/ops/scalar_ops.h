@@ -294,6 +294,9 @@ inline C ComplexPower(C a, C b) {
   if (br == 0 && bi == 0) return C(1, 0);
   if (a.real() == 0 && a.imag() == 0) {
     if (br > 0) return C(0, 0);
+    // 0 to a power whose real part is not positive is ill-defined: NaN,
+    // with NumPy's invalid flag.
+    std::feraiseexcept(FE_INVALID);
     const R nan = std::numeric_limits<R>::quiet_NaN();
     return C(nan, nan);
   }

@@ -86,10 +86,28 @@ def _dispatch(ufunc, method, inputs, kwargs):
                     f"({ufunc!r}, {method!r}, {', '.join(shown)}): {types}")
 
 
+# The keywords a call takes (a gufunc's also axes, axis and keepdims): any
+# other is a TypeError before an override is consulted, as in NumPy.
+_CALL_KEYWORDS = frozenset({"out", "where", "casting", "order", "dtype", "subok", "signature",
+                            "sig", "axes", "axis", "keepdims"})
+
+
 def call(ufunc, method, args, kwargs):
     """__call__ and outer: positional outputs and `sig` normalised."""
     nin = 2 if method == "outer" else ufunc.nin
+    if not nin <= len(args) <= nin + (0 if method == "outer" else ufunc.nout):
+        raise TypeError(f"{ufunc.__name__}() takes from {nin} to {nin + ufunc.nout} positional "
+                        f"arguments but {len(args)} were given")
+    for key in kwargs:
+        if key not in _CALL_KEYWORDS:
+            raise TypeError(f"{ufunc.__name__}() got an unexpected keyword argument '{key}'")
     kwargs = dict(kwargs)
+    out = kwargs.get("out")
+    if ufunc.nout > 1 and "out" in kwargs and out is not Ellipsis and not isinstance(out, tuple):
+        raise TypeError("'out' must be a tuple of arrays for a ufunc with more than one output")
+    if isinstance(out, tuple) and len(out) != ufunc.nout:
+        raise ValueError(f"The 'out' tuple must have exactly {ufunc.nout} entries: one per "
+                         f"ufunc output")
     if len(args) > nin:
         if "out" in kwargs:
             raise TypeError("cannot specify 'out' as both a positional and keyword argument")
@@ -121,6 +139,9 @@ def method(ufunc, name, args, kwargs):
                             f"(position {names.index(key) + ninputs})")
         normal[key] = value
     normal.update(kwargs)
+    normal = {k: v for k, v in normal.items() if v is not np._NoValue}  # (initial unset)
+    if isinstance(normal.get("out"), tuple) and len(normal["out"]) != 1:
+        raise ValueError(f"The 'out' tuple must have exactly one entry for {name}")
     if "out" in normal:
         out = _normal_out(normal.pop("out"))
         if out is not None:
