@@ -312,6 +312,7 @@ PYBIND11_MODULE(_core, m) {
                              "The loops over dtypes NumPy has no type character for "
                              "(bfloat16: 'E').")
       .def_property_readonly("identity", &PyUfunc::Identity)
+      .def_property_readonly("_default_doc", &PyUfunc::Doc)
       .def_property_readonly("signature", [](const PyUfunc& f) -> pyb::object {
         if (!f.u().core()) return pyb::none();
         return pyb::str(f.u().core()->text);
@@ -409,8 +410,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("get", [](const std::string& name) {
         const Ufunc& u = GetUfunc(name);
         pyb::object o = pyb::cast(PyUfunc(&u));
-        o.attr("__name__") = u.name();
-        o.attr("__doc__") = PyUfunc(&u).Doc();
+        o.attr("__name__") = u.name();  // (__doc__: ufuncx/__init__.py's _Doc)
         return o;
       }, "A new object for the ufunc registered under a name or alias.");
   m.def("registry", [] {

@@ -493,7 +493,7 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
   fp.Report(u, u.name().c_str());
   // Given outputs come back as given; new ones through the inputs'
   // __array_wrap__ (NumPy's subclass rules), else 0-d ones as scalars.
-  const pyb::object array_wrap = subok && !outer ? FindArrayWrap(args, nin) : pyb::object();
+  const pyb::object array_wrap = subok ? FindArrayWrap(args, nin) : pyb::object();
   const bool return_scalar = !out_given && !keep_arrays;
   static const pyb::object* apply =
       new pyb::object(pyb::module_::import("ufuncx._subclass").attr("wrap"));

@@ -33,6 +33,11 @@ echo "== Python package (pip install .) and tests against NumPy"
 ufx_pip_install
 (cd /tmp && "$PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/tests/python")
 
+echo "== NumPy's own test_ufunc.py and test_umath.py with ufuncx's ufuncs in NumPy's place"
+echo "   (tests/numpy_suite: the known failures, object/datetime/string loops, are strict xfail)"
+(cd /tmp && PYTHONPATH="$OLDPWD/tests/numpy_suite" "$PYTHON" -m pytest -q -p no:cacheprovider \
+  -p ufuncx_numpy_shim --pyargs numpy._core.tests.test_ufunc numpy._core.tests.test_umath)
+
 echo "== The hostile-call suite against the ASan+UBSan build of the Python module"
 asan_runtime=$(clang++ -print-file-name=libclang_rt.asan-x86_64.so)
 (cd /tmp && LD_PRELOAD="$asan_runtime" \

@@ -16,6 +16,30 @@ from ._scatter import scatter
 __all__ = ["ufunc", "registry", "simd_targets", "loop_targets", "promote_types", "can_cast",
            "scatter", "torchlike", "asctile", "load_plugin", "release_memory"]
 
+
+
+class _Doc:
+    """ufunc.__doc__: NumPy's generated text until a caller sets its own
+    (kept in the object's __dict__, as NumPy keeps it); deleting it brings
+    the generated text back. On the class, the class's docstring."""
+
+    def __init__(self, class_doc):
+        self.class_doc = class_doc
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self.class_doc
+        doc = obj.__dict__.get("__doc__")
+        return obj._default_doc if doc is None else doc
+
+    def __set__(self, obj, value):
+        obj.__dict__["__doc__"] = value
+
+    def __delete__(self, obj):
+        obj.__dict__.pop("__doc__", None)
+
+
+ufunc.__doc__ = _Doc(ufunc.__doc__)
 ufunc.at = _ufunc_at
 ufunc.reduce = _methods.reduce
 ufunc.accumulate = _methods.accumulate

@@ -138,7 +138,12 @@ def outer(self, A, B, /, **kwargs):
     if type(a) is not np.ndarray:
         # A subclass reshapes itself (a masked array's mask with its data);
         # the call then wraps the result as NumPy's outer does.
-        return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+        shape = a.shape + (1,) * b.ndim
+        reshaped = a.reshape(shape)
+        if reshaped.shape != shape:
+            raise TypeError("ufunc.outer: the first operand's subclass reshaped it to "
+                            f"{reshaped.shape} instead of {shape}")
+        return self(reshaped, b, **kwargs)
     return self._outer(a, b, **kwargs)
 
 
