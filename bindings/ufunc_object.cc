@@ -440,7 +440,21 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
   ops.reserve(nin);
   in.reserve(nin);
   for (int i = 0; i < nin; ++i) {
-    ops.push_back(ToOperand(args[i], u.name().c_str()));
+    try {
+      ops.push_back(ToOperand(args[i], u.name().c_str()));
+    } catch (const TypeError&) {
+      // A dtype without loops, for an input the signature fixes: NumPy
+      // reports the cast it cannot make.
+      if (opt.signature.size() <= static_cast<size_t>(i) || !opt.signature[static_cast<size_t>(i)] ||
+          !PyArray_Check(args[i].ptr())) {
+        throw;
+      }
+      PyObject* descr = reinterpret_cast<PyObject*>(PyArray_DESCR(reinterpret_cast<PyArrayObject*>(args[i].ptr())));
+      throw TypeError("Cannot cast ufunc '" + u.name() + "' input " + std::to_string(i) +
+                      " from " + pyb::repr(pyb::handle(descr)).cast<std::string>() + " to " +
+                      pyb::repr(NumpyDType(*opt.signature[static_cast<size_t>(i)])).cast<std::string>() +
+                      " with casting rule '" + CastingName(opt.casting) + "'");
+    }
     if (ops.back().weak) {
       in.emplace_back(*ops.back().weak);
     } else {

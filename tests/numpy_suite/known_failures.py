@@ -227,8 +227,6 @@ KNOWN_FAILURES = {
         'object loop',
     'test_ufunc::test_reduce_casterrors[4096]':
         'object loop',
-    'test_ufunc::test_trivial_loop_invalid_cast':
-        'structured (void) dtype input',
     'test_ufunc::test_ufunc_input_casterrors[0]':
         'object loop',
     'test_ufunc::test_ufunc_input_casterrors[12288]':

@@ -63,6 +63,8 @@ SIGNATURES = {
     "list": lambda m: m.add(1, 2, signature=["i", "i", "i"]),
     "a bare type": lambda m: m.add(1, 2, signature=np.float64),
     "sig and signature": lambda m: m.add(1, 2, sig="ii->i", signature="ii->i"),
+    "a dtype without loops, cast by the signature": lambda m: m.add(np.array(1, "i,i"), 3,
+                                                                    signature="dd->d"),
     "byte order in signature": lambda m: m.add(1, 2, signature=(np.dtype(">i8"), None, None)),
     "byte order in dtype": lambda m: m.add(1, 2, dtype=np.dtype(">i8")),
     "byte order in dtype string": lambda m: m.add(1, 2, dtype=">i8"),
