@@ -313,6 +313,7 @@ PYBIND11_MODULE(_core, m) {
                              "(bfloat16: 'E').")
       .def_property_readonly("identity", &PyUfunc::Identity)
       .def_property_readonly("_default_doc", &PyUfunc::Doc)
+      .def_property_readonly("_logical", [](const PyUfunc& f) { return f.u().traits().logical; })
       .def_property_readonly("signature", [](const PyUfunc& f) -> pyb::object {
         if (!f.u().core()) return pyb::none();
         return pyb::str(f.u().core()->text);

@@ -443,6 +443,22 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
     try {
       ops.push_back(ToOperand(args[i], u.name().c_str()));
     } catch (const TypeError&) {
+      // The logical ufuncs take any dtype that casts to bool (strings,
+      // void), as NumPy's do; objects only with dtype=bool (without it
+      // NumPy's object loop returns objects).
+      const bool object = PyArray_Check(args[i].ptr()) &&
+                          PyArray_TYPE(reinterpret_cast<PyArrayObject*>(args[i].ptr())) == NPY_OBJECT;
+      if (u.traits().logical && opt.signature.empty() &&
+          (opt.dtype ? *opt.dtype == DType::kBool : !object)) {
+        PyObject* b = PyArray_FromAny(args[i].ptr(), PyArray_DescrFromType(NPY_BOOL), 0, 0,
+                                      NPY_ARRAY_FORCECAST, nullptr);
+        if (!b) throw pyb::error_already_set();
+        Operand op;
+        op.array = pyb::reinterpret_steal<pyb::object>(b);
+        ops.push_back(std::move(op));
+        in.emplace_back(ViewOf(AsArray(ops.back().array)));
+        continue;
+      }
       // A dtype without loops, for an input the signature fixes: NumPy
       // reports the cast it cannot make.
       if (opt.signature.size() <= static_cast<size_t>(i) || !opt.signature[static_cast<size_t>(i)] ||

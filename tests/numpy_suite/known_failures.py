@@ -45,36 +45,6 @@ KNOWN_FAILURES = {
         'object loop',
     'test_ufunc::TestUfunc::test_logical_ufuncs_object_signatures[signature2-logical_or]':
         'object loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_support_anything[logical_and]':
-        'structured (void) dtype',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_support_anything[logical_or]':
-        'structured (void) dtype',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_support_anything[logical_xor]':
-        'structured (void) dtype',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values0-S-logical_and]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values0-S-logical_or]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values0-S-logical_xor]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values0-U-logical_and]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values0-U-logical_or]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values0-U-logical_xor]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values1-S-logical_and]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values1-S-logical_or]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values1-S-logical_xor]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values1-U-logical_and]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values1-U-logical_or]':
-        'string loop',
-    'test_ufunc::TestUfunc::test_logical_ufuncs_supports_string[values1-U-logical_xor]':
-        'string loop',
     'test_ufunc::TestUfunc::test_matvec':
         'object loop',
     'test_ufunc::TestUfunc::test_object_array_accumulate_failure':

@@ -210,3 +210,13 @@ def test_comparison_with_an_int_beyond_every_integer_type(name, value):
     for x in (np.array([3, -5, 2**62]), np.array([0, 2**64 - 1], np.uint64)):
         same(lambda m: getattr(m, name)(x, value))
         same(lambda m: getattr(m, name)(value, x))
+
+
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor"])
+@pytest.mark.parametrize("values", [np.array(["1", "hi", ""]), np.array([b"1", b"", b"x"]),
+                                    np.array([b"1", b"\0\0\0", b"x"], dtype="V3")])
+def test_logical_ufuncs_take_whatever_casts_to_bool(name, values):
+    same(lambda m: getattr(m, name)(values, values))
+    same(lambda m: getattr(m, name)(values, np.array([1., 0., 2.])))
+    same(lambda m: getattr(m, name).reduce(values))
+    same(lambda m: getattr(m, name)(values.astype(object), values, dtype=bool))

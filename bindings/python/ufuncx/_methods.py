@@ -14,10 +14,14 @@ from . import _core, _override, _subclass
 _NoValue = np._NoValue  # NumPy's "not given" sentinel, so callers may pass it on
 
 
-def _operand(array, name):
+def _operand(array, ufunc):
+    name = ufunc.__name__
     a = np.asarray(array)
     if not a.dtype.isnative:
         a = a.astype(a.dtype.newbyteorder("="))
+    if a.dtype.kind not in "biufc" and ufunc._logical:
+        # The logical ufuncs take whatever casts to bool (strings, void).
+        return a.astype(bool)
     if a.dtype.kind not in "biufc":
         raise TypeError(f"ufunc '{name}' not supported for the input types, and the inputs could "
                         f"not be safely coerced to any supported types according to the casting "
@@ -179,7 +183,7 @@ def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
             and array.dtype.isnative):
         # The common call, without the normalisations below.
         return _core._reduce(self, array, (axis,), None, None, bool(keepdims), False, None, None)
-    a = _operand(array, self.__name__)
+    a = _operand(array, self)
     out, given = _native(_out(out, "reduce"))
     if where is True:
         where = None
@@ -192,7 +196,7 @@ def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
 
 def _accumulate(self, array, axis=0, dtype=None, out=None):
     self._check_binary("accumulate")
-    a = _operand(array, self.__name__)
+    a = _operand(array, self)
     out, given = _native(_out(out, "accumulate"))
     return _wrapped(array, out, _copied_back(
         _core._accumulate(self, a, _single_axis(axis, "accumulate"), dtype, out), given))
@@ -200,7 +204,7 @@ def _accumulate(self, array, axis=0, dtype=None, out=None):
 
 def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
     self._check_binary("reduceat")
-    a = _operand(array, self.__name__)
+    a = _operand(array, self)
     # NumPy's conversion: an array casts safely to intp (uint64 and float
     # arrays are TypeErrors); other sequences convert element by element
     # (NaN is a ValueError, an int beyond int64 an OverflowError).
