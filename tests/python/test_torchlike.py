@@ -150,3 +150,110 @@ def test_torch_error_classes_found_by_the_oracle():
         tl.scatter_reduce_(np.zeros(3, np.complex64), 0, np.array([0]), np.ones(1, np.complex64), "amax")
     with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
         tl.scatter_reduce_(np.zeros(3, bool), 0, np.array([0]), np.ones(1, bool), "mean")
+
+
+def torch_outcome(f):
+    """(numpy result, None) or (None, exception class) of a call on torch tensors."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        try:
+            r = f()
+            return (r.numpy() if isinstance(r, torch.Tensor) else r), None
+        except Exception as e:  # noqa: BLE001 (the class is the result)
+            return None, type(e)
+
+
+SEMANTICS = {
+    # 0-d self: a one-element 1-D tensor with dim in [-1, 0]
+    "0-d scatter_add_": lambda m, A: m.scatter_add_(A(1.5), 0, A(0), A(7.)),
+    "0-d scatter_add_ dim -1": lambda m, A: m.scatter_add_(A(1.5), -1, A(0), A(7.)),
+    "0-d scatter_add_ dim 1": lambda m, A: m.scatter_add_(A(1.5), 1, A(0), A(7.)),
+    "0-d scatter_add_ 1-D index": lambda m, A: m.scatter_add_(A(1.5), 0, A([0]), A([7.])),
+    "0-d scatter_add_ out of bounds": lambda m, A: m.scatter_add_(A(1.5), 0, A(1), A(7.)),
+    "0-d scatter_": lambda m, A: m.scatter_(A(1.5), 0, A(0), A(7.)),
+    "0-d scatter_reduce_": lambda m, A: m.scatter_reduce_(A(1.5), 0, A(0), A(7.), "amax"),
+    "0-d index_add_": lambda m, A: m.index_add_(A(1.5), 0, A([0]), A(7.)),
+    "0-d index_add_, 0-d index": lambda m, A: m.index_add_(A(1.5), 0, A(0), A(7.)),
+    "0-d index_add_, two sources": lambda m, A: m.index_add_(A(1.5), 0, A([0, 0]), A([7., 1.])),
+    # float16 sums of the scatter family in float32 (index_add_, index_put_ not)
+    "float16 scatter_add_": lambda m, A: m.scatter_add_(
+        A(np.zeros(1, np.float16)), 0, A(np.zeros(2000, np.int64)), A(np.full(2000, .1, np.float16))),
+    "float16 scatter_ add": lambda m, A: m.scatter_(
+        A(np.zeros(1, np.float16)), 0, A(np.zeros(2000, np.int64)), A(np.full(2000, .1, np.float16)),
+        reduce="add"),
+    "float16 scatter_reduce_ sum": lambda m, A: m.scatter_reduce_(
+        A(np.zeros(1, np.float16)), 0, A(np.zeros(2000, np.int64)), A(np.full(2000, .1, np.float16)),
+        "sum"),
+    "float16 scatter_reduce_ mean": lambda m, A: m.scatter_reduce_(
+        A(np.zeros(1, np.float16)), 0, A(np.zeros(2000, np.int64)), A(np.full(2000, .1, np.float16)),
+        "mean"),
+    "float16 scatter_reduce_ prod": lambda m, A: m.scatter_reduce_(
+        A(np.ones(1, np.float16)), 0, A(np.zeros(30, np.int64)), A(np.full(30, 1.1, np.float16)),
+        "prod"),
+    "float16 index_add_": lambda m, A: m.index_add_(
+        A(np.zeros(1, np.float16)), 0, A(np.zeros(2000, np.int64)), A(np.full(2000, .1, np.float16))),
+    "float16 index_put_ accumulate": lambda m, A: m.index_put_(
+        A(np.zeros(1, np.float16)), (A(np.zeros(2000, np.int64)),), A(np.full(2000, .1, np.float16)),
+        accumulate=True),
+    # index_put_'s index forms
+    "uint8 mask, values": lambda m, A: m.index_put_(
+        A(np.zeros(3)), (A(np.array([1, 0, 1], np.uint8)),), A([5., 6.])),
+    "uint8 mask, one value": lambda m, A: m.index_put_(
+        A(np.zeros(3)), (A(np.array([1, 0, 1], np.uint8)),), A([5.])),
+    "uint8 mask, accumulate": lambda m, A: m.index_put_(
+        A(np.zeros(3)), (A(np.array([1, 0, 1], np.uint8)),), A(5.), accumulate=True),
+    "uint8 mask and positions": lambda m, A: m.index_put_(
+        A(np.zeros((3, 3))), (A(np.array([1, 0, 1], np.uint8)), A([0, 1])), A(5.)),
+    "int8 positions": lambda m, A: m.index_put_(A(np.zeros(3)), (A(np.array([1, 2], np.int8)),),
+                                                A(5.)),
+    "int32 positions": lambda m, A: m.index_put_(A(np.zeros(3)), (A(np.array([1, 2], np.int32)),),
+                                                 A(5.)),
+    "no index, 0-d": lambda m, A: m.index_put_(A(1.), (), A(5.)),
+    "no index, 1-d": lambda m, A: m.index_put_(A(np.zeros(3)), (), A(5.)),
+    "None index": lambda m, A: m.index_put_(A(np.zeros(3)), (None,), A(5.)),
+}
+
+
+class _TorchMethods:
+    """Tensor methods called as torchlike's functions are: f(self, ...)."""
+    def __getattr__(self, name):
+        return lambda self, *args, **kwargs: getattr(self, name)(*args, **kwargs)
+
+
+@pytest.mark.parametrize("case", SEMANTICS)
+def test_torch_semantics_of_every_corner(case):
+    def as_tensor(x):
+        a = np.asarray(x)
+        return torch.from_numpy(a.copy() if a.ndim else a.reshape(()).copy())
+    want, want_err = torch_outcome(lambda: SEMANTICS[case](_TorchMethods(), as_tensor))
+    got, got_err = torch_outcome(lambda: SEMANTICS[case](tl, lambda x: np.array(x)))
+    assert got_err is want_err, (got, got_err, want, want_err)
+    if want_err is None:
+        assert_same(np.asarray(got), np.asarray(want))
+
+
+def test_torch_message_wording():
+    with pytest.raises(RuntimeError, match=r"^scatter\(\): Expected self.dtype"):
+        tl.scatter_add(np.zeros(3, np.float32), 0, np.array([0]), np.ones(1))
+    with pytest.raises(RuntimeError, match=r"^scatter\(\): Expected dtype int32/int64 for index"):
+        tl.scatter_reduce(np.zeros(3), 0, np.array([0.]), np.ones(1), "sum")
+    with pytest.raises(RuntimeError, match=r"source tensor shape must match self tensor shape, "
+                                           r"excluding the specified dimension. Got self.shape = "
+                                           r"\[3, 2\] source.shape = \[1, 3\]"):
+        tl.index_add(np.zeros((3, 2)), 0, np.array([0]), np.ones((1, 3)))
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_float16_scatter_family_bit_identical_to_torch(reduce, include_self, rng):
+    # torch combines float16 in float32 and rounds once (mean: the rounded
+    # sum over the count, rounded again)
+    for _ in range(10):
+        s = rng.standard_normal((6, 4)).astype(np.float16)
+        index = rng.integers(0, 6, (9, 4))
+        src = (rng.standard_normal((9, 4)) * 3).astype(np.float16)
+        got = tl.scatter_reduce(s, 0, index, src, reduce, include_self=include_self)
+        want = T(s).scatter_reduce_(0, T(index), T(src), reduce, include_self=include_self)
+        assert_same(got, want.numpy())
+        assert_same(tl.scatter_add(s, 0, index, src), T(s).scatter_add_(0, T(index), T(src)).numpy())

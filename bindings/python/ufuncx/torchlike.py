@@ -7,6 +7,7 @@ In place: scatter_, scatter_add_, scatter_reduce_, index_add_, index_put_.
 Out-of-place twins without the underscore return a new array.
 """
 import operator
+import warnings
 
 import numpy as np
 
@@ -24,6 +25,29 @@ def _self(self):
     if not self.flags.writeable:
         raise RuntimeError("cannot write into a read-only array")
     return self
+
+
+def _as_1d(self, dim, *others):
+    """torch's 0-d self: a one-element 1-D view (dim in [-1, 0]), with the
+    0-d index and src arrays seen as one element too."""
+    dim = _dim(dim)
+    if self.ndim != 0:
+        return (self, dim) + others
+    if not -1 <= dim <= 0:
+        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got "
+                         f"{dim})")
+    return (self.reshape(1), 0) + tuple(o.reshape(1) if isinstance(o, np.ndarray) and o.ndim == 0
+                                        else o for o in others)
+
+
+def _half_in_float(self, src, run):
+    """torch's float16 scatter_, scatter_add_ and scatter_reduce_ combine
+    in float32 and round once into self; run(target, src) does the work."""
+    if self.dtype != np.float16 or src.dtype != np.float16:
+        return run(self, src)
+    wide = self.astype(np.float32)
+    run(wide, src.astype(np.float32))
+    np.copyto(self, wide, casting="unsafe")  # (only after run checked everything)
 
 
 def _dim(dim):
@@ -48,7 +72,12 @@ def scatter_(self, dim, index, src, *, reduce=None):
     index = np.asarray(index)
     if not isinstance(src, np.ndarray):
         src = np.broadcast_to(np.asarray(src, dtype=self.dtype), index.shape)
-    _core._torch_scatter_reduce(self, _dim(dim), index, src, reduce or "none", True)
+    target, dim, index, src = _as_1d(self, dim, index, src)
+    run = lambda t, s: _core._torch_scatter_reduce(t, dim, index, s, reduce or "none", True)
+    if reduce is None:
+        run(target, src)
+    else:
+        _half_in_float(target, src, run)
     return self
 
 
@@ -57,7 +86,9 @@ def scatter_add_(self, dim, index, src):
     _self(self)
     if not isinstance(src, np.ndarray):
         raise TypeError("scatter_add_(): src must be an array")
-    _core._torch_scatter_reduce(self, _dim(dim), np.asarray(index), src, "add", True)
+    target, dim, index, src = _as_1d(self, dim, np.asarray(index), src)
+    _half_in_float(target, src,
+                   lambda t, s: _core._torch_scatter_reduce(t, dim, index, s, "add", True))
     return self
 
 
@@ -71,18 +102,41 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
                            f"got {reduce}")
     if not isinstance(src, np.ndarray):
         raise TypeError("scatter_reduce_(): src must be an array")
-    _core._torch_scatter_reduce(self, _dim(dim), np.asarray(index), src, reduce,
-                                bool(include_self))
+    target, dim, index, src = _as_1d(self, dim, np.asarray(index), src)
+    if reduce == "mean" and target.dtype == np.float16 and src.dtype == np.float16:
+        _half_mean(target, dim, index, src, bool(include_self))
+        return self
+    _half_in_float(target, src, lambda t, s: _core._torch_scatter_reduce(
+        t, dim, index, s, reduce, bool(include_self)))
     return self
+
+
+def _half_mean(self, dim, index, src, include_self):
+    """torch's float16 mean: the sum in float32 rounded to float16, then
+    divided by the count (include_self counts self) and rounded again."""
+    total = self.astype(np.float32)
+    _core._torch_scatter_reduce(total, dim, index, src.astype(np.float32), "sum", include_self)
+    count = np.zeros(self.shape, np.float32)
+    _core._torch_scatter_reduce(count, dim, index, np.ones(src.shape, np.float32), "sum", False)
+    hit = count > 0
+    count += include_self
+    mean = (total.astype(np.float16).astype(np.float32) / np.maximum(count, 1)).astype(np.float16)
+    np.copyto(self, mean, where=hit)
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
     """Tensor.index_add_: self.select(dim, index[i]) += alpha * source.select(dim, i)."""
     _self(self)
     source = np.asarray(source)
+    if self.ndim == 0 and source.ndim != 0:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = [] source.shape = "
+                           f"{list(source.shape)}")
     if alpha != 1 and source.dtype == self.dtype:  # (other dtypes: the C++ error)
         source = source * np.asarray(alpha).astype(self.dtype)
-    _core._torch_index_add(self, _dim(dim), np.asarray(index), source)
+    target, dim, index, source = _as_1d(self, dim, np.asarray(index).reshape(-1)
+                                        if self.ndim == 0 else np.asarray(index), source)
+    _core._torch_index_add(target, dim, index, source)
     return self
 
 
@@ -93,9 +147,24 @@ def index_put_(self, indices, values, accumulate=False):
     _self(self)
     if not isinstance(indices, (tuple, list)):
         raise TypeError("index_put_(): indices must be a tuple of arrays")
+    for k, i in enumerate(indices):
+        if i is None:
+            raise TypeError(f"expected Tensor as element {k} in argument 0, but got NoneType")
+    if not indices:
+        raise RuntimeError("index_put_(): at least one index is needed")
+    values = np.asarray(values)
     idx = []
     for i in indices:
         i = np.asarray(i)
+        if i.dtype == np.uint8:
+            # torch's byte masks (deprecated): as bool masks, but a lone one
+            # with a single value takes masked_fill_, which refuses them.
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
+                          "dtype torch.bool instead.", UserWarning, stacklevel=2)
+            if len(indices) == 1 and values.size == 1 and not accumulate:
+                raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with "
+                                   "dtype unsigned char")
+            i = i.astype(bool)
         if i.dtype == np.bool_:
             at = len(idx)
             if i.shape != self.shape[at:at + i.ndim]:
@@ -103,11 +172,11 @@ def index_put_(self, indices, values, accumulate=False):
                                  f"match the shape of the indexed tensor "
                                  f"{list(self.shape[at:at + i.ndim])} at index {at}")
             idx.extend(i.nonzero())
-        elif i.dtype.kind in "iu":
+        elif i.dtype in (np.int64, np.int32):
             idx.append(i)
         else:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    _core._torch_index_put(self, idx, np.asarray(values), bool(accumulate))
+    _core._torch_index_put(self, idx, values, bool(accumulate))
     return self
 
 

@@ -178,9 +178,7 @@ namespace torchlike {
 
 void ScatterReduce(const ArrayView& self, int64_t dim, const ArrayView& index,
                    const ArrayView& src, Reduce reduce, bool include_self) {
-  const char* name = reduce == Reduce::kNone || reduce == Reduce::kMultiply ? "scatter"
-                     : reduce == Reduce::kAdd                               ? "scatter_add"
-                                                                            : "scatter_reduce";
+  const char* name = "scatter";  // (torch's messages name it so for every variant)
   if (index.dtype != DType::kInt64 && index.dtype != DType::kInt32) {
     throw RuntimeError(std::string(name) + "(): Expected dtype int32/int64 for index");
   }
@@ -294,10 +292,9 @@ void IndexAdd(const ArrayView& self, int64_t dim, const ArrayView& index,
   bool same = source.ndim() == self.ndim();
   for (int d = 0; same && d < self.ndim(); ++d) same = d == dim || source.shape[d] == self.shape[d];
   if (!same) {
-    throw RuntimeError("index_add_(): Source/destination tensor must have same slice shapes. "
-                       "Destination slice shape: " + ListString(self.shape) + " at dimension " +
-                       std::to_string(dim) + " and source slice shape: " + ListString(source.shape) +
-                       " at dimension " + std::to_string(dim) + ".");
+    throw RuntimeError("source tensor shape must match self tensor shape, excluding the "
+                       "specified dimension. Got self.shape = " + ListString(self.shape) +
+                       " source.shape = " + ListString(source.shape));
   }
   if (source.dtype != self.dtype) {
     throw RuntimeError(std::string("index_add_(): self (") + Name(self.dtype) + ") and source (" +
