@@ -65,7 +65,8 @@ def _dim(dim):
 # copy. So the arrays go down as they are.
 def scatter_(self, dim, index, src, *, reduce=None):
     """Tensor.scatter_: writes src (an array or a scalar value) into self at
-    index along dim; reduce='add' or 'multiply' combines instead."""
+    index along dim; reduce='add' or 'multiply' combines instead (float16 in
+    float32, rounded once, as torch does). A 0-d self is one element."""
     _self(self)
     if reduce not in (None, "add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
@@ -82,7 +83,8 @@ def scatter_(self, dim, index, src, *, reduce=None):
 
 
 def scatter_add_(self, dim, index, src):
-    """Tensor.scatter_add_: self[index along dim] += src."""
+    """Tensor.scatter_add_: self[index along dim] += src. float16 sums in
+    float32 and rounds once, as torch does. A 0-d self is one element."""
     _self(self)
     if not isinstance(src, np.ndarray):
         raise TypeError("scatter_add_(): src must be an array")
@@ -95,7 +97,9 @@ def scatter_add_(self, dim, index, src):
 def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
     """Tensor.scatter_reduce_ with reduce in sum, prod, mean, amax, amin.
     include_self=False resets only the positions that receive updates; mean
-    divides by count + include_self (floor division for integers)."""
+    divides by count + include_self (floor division for integers). float16
+    combines in float32 and rounds once (mean: the rounded sum over the
+    count, rounded again), as torch does. A 0-d self is one element."""
     _self(self)
     if reduce not in _REDUCES:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
@@ -125,7 +129,8 @@ def _half_mean(self, dim, index, src, include_self):
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
-    """Tensor.index_add_: self.select(dim, index[i]) += alpha * source.select(dim, i)."""
+    """Tensor.index_add_: self.select(dim, index[i]) += alpha * source.select(dim, i).
+    float16 adds in float16, one update at a time, as torch does."""
     _self(self)
     source = np.asarray(source)
     if self.ndim == 0 and source.ndim != 0:
@@ -142,8 +147,9 @@ def index_add_(self, dim, index, source, *, alpha=1):
 
 def index_put_(self, indices, values, accumulate=False):
     """Tensor.index_put_: self[indices] = values (or += with accumulate=True,
-    where repeated indices accumulate). Negative indices wrap; boolean masks
-    select their nonzero positions."""
+    where repeated indices accumulate; float16 in float16, as torch does).
+    Indices are int64 or int32 positions (negative ones wrap) or bool masks;
+    uint8 masks are taken with torch's deprecation warning."""
     _self(self)
     if not isinstance(indices, (tuple, list)):
         raise TypeError("index_put_(): indices must be a tuple of arrays")
