@@ -221,16 +221,20 @@ class _TorchMethods:
         return lambda self, *args, **kwargs: getattr(self, name)(*args, **kwargs)
 
 
-@pytest.mark.parametrize("case", SEMANTICS)
-def test_torch_semantics_of_every_corner(case):
-    def as_tensor(x):
-        a = np.asarray(x)
-        return torch.from_numpy(a.copy() if a.ndim else a.reshape(()).copy())
-    want, want_err = torch_outcome(lambda: SEMANTICS[case](_TorchMethods(), as_tensor))
-    got, got_err = torch_outcome(lambda: SEMANTICS[case](tl, lambda x: np.array(x)))
+def same_as_torch(case):
+    """case(module, make_array) run on torch tensors and on numpy arrays
+    through torchlike: the same values or the same error class."""
+    want, want_err = torch_outcome(
+        lambda: case(_TorchMethods(), lambda x: torch.from_numpy(np.array(x))))
+    got, got_err = torch_outcome(lambda: case(tl, lambda x: np.array(x)))
     assert got_err is want_err, (got, got_err, want, want_err)
     if want_err is None:
         assert_same(np.asarray(got), np.asarray(want))
+
+
+@pytest.mark.parametrize("case", SEMANTICS)
+def test_torch_semantics_of_every_corner(case):
+    same_as_torch(SEMANTICS[case])
 
 
 def test_torch_message_wording():
@@ -257,3 +261,96 @@ def test_float16_scatter_family_bit_identical_to_torch(reduce, include_self, rng
         want = T(s).scatter_reduce_(0, T(index), T(src), reduce, include_self=include_self)
         assert_same(got, want.numpy())
         assert_same(tl.scatter_add(s, 0, index, src), T(s).scatter_add_(0, T(index), T(src)).numpy())
+
+
+def _f(shape, dtype=np.float32):
+    return np.arange(np.prod(shape), dtype=dtype).reshape(shape) % 7 - 2
+
+
+FAMILY = {
+    "index_copy_": lambda m, A: m.index_copy_(A(np.zeros((3, 4), np.float32)), 1, A([0, 2]),
+                                              A(_f((3, 2)))),
+    "index_copy_ dim 0": lambda m, A: m.index_copy_(A(np.zeros((3, 4), np.float32)), 0, A([2, 0]),
+                                                    A(_f((2, 4)))),
+    "index_copy_ int32 index": lambda m, A: m.index_copy_(
+        A(np.zeros((3, 4), np.float32)), 1, A(np.array([0, 2], np.int32)), A(_f((3, 2)))),
+    "index_copy_ count": lambda m, A: m.index_copy_(A(np.zeros((3, 4), np.float32)), 1,
+                                                    A([0, 2, 3]), A(_f((3, 2)))),
+    "index_copy_ shapes": lambda m, A: m.index_copy_(A(np.zeros((3, 4), np.float32)), 1,
+                                                     A([0, 2]), A(_f((2, 2)))),
+    "index_copy_ out of bounds": lambda m, A: m.index_copy_(A(np.zeros((3, 4), np.float32)), 1,
+                                                            A([0, 5]), A(_f((3, 2)))),
+    "index_copy_ negative": lambda m, A: m.index_copy_(A(np.zeros((3, 4), np.float32)), 1,
+                                                       A([0, -1]), A(_f((3, 2)))),
+    "index_copy_ dtype": lambda m, A: m.index_copy_(A(np.zeros((3, 4), np.float32)), 1,
+                                                    A([0, 2]), A(_f((3, 2), np.float64))),
+    "index_fill_": lambda m, A: m.index_fill_(A(np.zeros((3, 4), np.float32)), 1, A([0, 2]), 5.),
+    "index_fill_ negative": lambda m, A: m.index_fill_(A(np.zeros((3, 4), np.int64)), 0, A([-1]),
+                                                       7),
+    "index_fill_ 0-d value": lambda m, A: m.index_fill_(A(np.zeros((3, 4), np.float32)), 1,
+                                                        A([1]), A(np.float32(5.))),
+    "index_fill_ 1-d value": lambda m, A: m.index_fill_(A(np.zeros((3, 4), np.float32)), 1,
+                                                        A([1]), A(np.array([5.], np.float32))),
+    "index_fill_ out of bounds": lambda m, A: m.index_fill_(A(np.zeros((3, 4), np.float32)), 1,
+                                                            A([4]), 5.),
+    "index_fill_ int32 index": lambda m, A: m.index_fill_(
+        A(np.zeros((3, 4), np.float32)), 1, A(np.array([0], np.int32)), 5.),
+    "index_reduce_ sum": lambda m, A: m.index_reduce_(A(np.full((3, 4), 2., np.float32)), 1,
+                                                      A([0]), A(np.ones((3, 1), np.float32)), "sum"),
+    "index_reduce_ negative": lambda m, A: m.index_reduce_(
+        A(np.full((3, 4), 2., np.float32)), 1, A([-1]), A(np.ones((3, 1), np.float32)), "prod"),
+    **{f"index_reduce_ {r} {inc}": (lambda r, inc: lambda m, A: m.index_reduce_(
+        A(np.full((3, 4), 2, dt)), 1, A([0, 0, 2]), A(_f((3, 3), dt)), r, include_self=inc))(r, inc)
+       for r in ("prod", "mean", "amax", "amin") for inc in (True, False)
+       for dt in (np.float32,)},
+    "index_reduce_ mean int64": lambda m, A: m.index_reduce_(
+        A(np.full((3, 4), 2, np.int64)), 1, A([0, 0, 2]), A(_f((3, 3), np.int64)), "mean"),
+    "masked_scatter_": lambda m, A: m.masked_scatter_(
+        A(np.zeros((2, 3), np.float32)), A(np.array([[1, 0, 1], [0, 1, 0]], bool)),
+        A(np.arange(1., 7., dtype=np.float32))),
+    "masked_scatter_ broadcast mask": lambda m, A: m.masked_scatter_(
+        A(np.zeros((2, 3), np.float32)), A(np.array([1, 0, 1], bool)),
+        A(np.arange(1., 7., dtype=np.float32))),
+    "masked_scatter_ short source": lambda m, A: m.masked_scatter_(
+        A(np.zeros((2, 3), np.float32)), A(np.array([1, 0, 1], bool)),
+        A(np.arange(1., 3., dtype=np.float32))),
+    "masked_scatter_ uint8 mask": lambda m, A: m.masked_scatter_(
+        A(np.zeros((2, 3), np.float32)), A(np.array([1, 0, 1], np.uint8)),
+        A(np.arange(1., 7., dtype=np.float32))),
+    "masked_scatter_ dtype": lambda m, A: m.masked_scatter_(
+        A(np.zeros((2, 3), np.float32)), A(np.array([1, 0, 1], bool)), A(np.arange(1, 7))),
+    "put_": lambda m, A: m.put_(A(np.zeros((2, 3), np.float32)), A([1, -1, 1]),
+                                A(np.array([9., 8., 7.], np.float32))),
+    "put_ accumulate": lambda m, A: m.put_(A(np.zeros((2, 3), np.float32)), A([1, -1, 1]),
+                                           A(np.array([9., 8., 7.], np.float32)), accumulate=True),
+    "put_ out of bounds": lambda m, A: m.put_(A(np.zeros((2, 3), np.float32)), A([6]),
+                                              A(np.array([9.], np.float32))),
+    "put_ count": lambda m, A: m.put_(A(np.zeros((2, 3), np.float32)), A([1, 2]),
+                                      A(np.array([9.], np.float32))),
+    "put_ 2-d index": lambda m, A: m.put_(A(np.zeros((2, 3), np.float32)), A([[1, 2]]),
+                                          A(np.array([[9., 8.]], np.float32))),
+    "put_ int32 index": lambda m, A: m.put_(A(np.zeros((2, 3), np.float32)),
+                                            A(np.array([1], np.int32)), A(np.array([9.], np.float32))),
+}
+
+
+@pytest.mark.parametrize("case", FAMILY)
+def test_rest_of_torch_scatter_family(case):
+    same_as_torch(FAMILY[case])
+
+
+def test_rest_of_family_in_place_out_of_place_and_untouched_on_error():
+    x = np.zeros((3, 4), np.float32).T  # not C-contiguous: put_ works through a copy
+    assert tl.put_(x, np.array([1, 5]), np.array([9., 8.], np.float32)) is x
+    want = torch.zeros((3, 4)).t().contiguous().put_(torch.tensor([1, 5]), torch.tensor([9., 8.]))
+    assert_same(x, want.numpy())
+    y = np.zeros((3, 4), np.float32)
+    z = tl.index_fill(y, 1, np.array([0]), 3.)
+    assert (y == 0).all() and (z[:, 0] == 3).all()
+    before = y.copy()
+    for bad in (lambda: tl.index_copy_(y, 1, np.array([0, 9]), np.ones((3, 2), np.float32)),
+                lambda: tl.put_(y, np.array([0, 99]), np.ones(2, np.float32)),
+                lambda: tl.masked_scatter_(y, np.ones((3, 4), bool), np.ones(3, np.float32))):
+        with pytest.raises((IndexError, RuntimeError)):
+            bad()
+        assert_same(y, before)

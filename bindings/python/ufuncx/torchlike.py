@@ -3,7 +3,10 @@ error classes (RuntimeError where torch raises it). The work is done by the
 C++ front ends (ufuncx/frontends.h), which lower to the scatter planner;
 this module only converts arguments.
 
-In place: scatter_, scatter_add_, scatter_reduce_, index_add_, index_put_.
+In place: scatter_, scatter_add_, scatter_reduce_, index_add_, index_put_,
+index_copy_, index_fill_, index_reduce_, masked_scatter_, put_ (the last five
+lower to the first ones: an index along dim becomes scatter's index
+expanded over the source; masks and flat indices become index_put_'s).
 Out-of-place twins without the underscore return a new array.
 """
 import operator
@@ -14,7 +17,9 @@ import numpy as np
 from . import _core
 
 __all__ = ["scatter_", "scatter_add_", "scatter_reduce_", "index_add_", "index_put_",
-           "scatter", "scatter_add", "scatter_reduce", "index_add", "index_put"]
+           "index_copy_", "index_fill_", "index_reduce_", "masked_scatter_", "put_",
+           "scatter", "scatter_add", "scatter_reduce", "index_add", "index_put",
+           "index_copy", "index_fill", "index_reduce", "masked_scatter", "put"]
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
 
@@ -186,6 +191,171 @@ def index_put_(self, indices, values, accumulate=False):
     return self
 
 
+# torch's names of dtypes, for its messages
+_TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                "uint8": "Byte", "bool": "Bool", "float16": "Half", "float32": "Float",
+                "float64": "Double", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def _torch_name(dtype):
+    return _TORCH_NAMES.get(np.dtype(dtype).name, np.dtype(dtype).name)
+
+
+def _along(self, dim, index, source_shape):
+    """An index along dim as scatter's index: expanded over source_shape."""
+    shape = [1] * len(source_shape)
+    if shape:
+        shape[dim] = -1
+    return np.broadcast_to(index.reshape(shape), source_shape)
+
+
+def _dim_index(name, self, dim, index, wrap):
+    """dim normalised and index as int64 positions along it, checked against
+    self's extent there before anything is written."""
+    dim = _dim(dim)
+    nd = max(self.ndim, 1)
+    if not -nd <= dim < nd:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], "
+                         f"but got {dim})")
+    dim %= nd
+    size = self.shape[dim] if self.ndim else 1
+    index = np.asarray(index).reshape(-1).astype(np.int64)
+    bad = (index < -size) | (index >= size) if wrap else (index < 0) | (index >= size)
+    if bad.any():
+        i = int(index[bad][0])
+        if name == "index_reduce_":
+            raise IndexError("index out of range in self")
+        prefix = "" if name == "index_fill_" else f"{name}(): "
+        raise IndexError(f"{prefix}index {i} is out of bounds for dimension {dim} with size {size}")
+    return dim, np.where(index < 0, index + size, index)
+
+
+def index_copy_(self, dim, index, source):
+    """Tensor.index_copy_: self.select(dim, index[i]) = source.select(dim, i)
+    (index int64, not wrapped)."""
+    _self(self)
+    source = np.asarray(source)
+    index = np.asarray(index)
+    if index.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{_torch_name(index.dtype)}")
+    if source.dtype != self.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but "
+                           f"got (self) {_torch_name(self.dtype)} and (source) "
+                           f"{_torch_name(source.dtype)}")
+    target, source = (self.reshape(1), source.reshape(1)) if self.ndim == 0 else (self, source)
+    dim, positions = _dim_index("index_copy_", target, dim, index, wrap=False)
+    if source.ndim != target.ndim or any(a != b for d, (a, b) in
+                                         enumerate(zip(source.shape, target.shape)) if d != dim):
+        raise RuntimeError("index_copy_(): Source/destination tensor must have same slice shapes. "
+                           f"Destination shape: {list(self.shape)}, source shape: "
+                           f"{list(source.shape)}, dim: {dim}")
+    if positions.size != source.shape[dim]:
+        raise IndexError(f"index_copy_(): Number of indices ({positions.size}) should be equal to "
+                         f"source.size(dim) ({source.shape[dim]})")
+    _core._torch_scatter_reduce(target, dim, _along(target, dim, positions, source.shape), source,
+                                "none", True)
+    return self
+
+
+def index_fill_(self, dim, index, value):
+    """Tensor.index_fill_: self.select(dim, index[i]) = value (a scalar or a
+    0-d array; index int64, negative positions wrap)."""
+    _self(self)
+    index = np.asarray(index)
+    if index.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    value = np.asarray(value)
+    if value.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+    target = self.reshape(1) if self.ndim == 0 else self
+    dim, positions = _dim_index("index_fill_", target, dim, index, wrap=True)
+    shape = list(target.shape)
+    shape[dim] = positions.size
+    source = np.broadcast_to(value.astype(self.dtype), shape)
+    _core._torch_scatter_reduce(target, dim, _along(target, dim, positions, shape), source,
+                                "none", True)
+    return self
+
+
+def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+    """Tensor.index_reduce_ with reduce in prod, mean, amax, amin: combines
+    source.select(dim, i) into self.select(dim, index[i]); include_self and
+    mean as scatter_reduce_'s."""
+    _self(self)
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    source = np.asarray(source)
+    index = np.asarray(index)
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: "
+                           f"{_torch_name(index.dtype)}")
+    target, source = (self.reshape(1), source.reshape(1)) if self.ndim == 0 else (self, source)
+    dim, positions = _dim_index("index_reduce_", target, dim, index, wrap=False)
+    if source.ndim != target.ndim or (source.ndim and positions.size != source.shape[dim]):
+        raise RuntimeError(f"index_reduce_(): Number of indices ({positions.size}) should be "
+                           f"equal to source.size(dim)")
+    scatter_reduce_(target, dim, _along(target, dim, positions, source.shape), source, reduce,
+                    include_self=include_self)
+    return self
+
+
+def masked_scatter_(self, mask, source):
+    """Tensor.masked_scatter_: the positions where mask (broadcast to self) is
+    true take source's elements in order."""
+    _self(self)
+    mask, source = np.asarray(mask), np.asarray(source)
+    if mask.dtype != np.bool_:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {_torch_name(mask.dtype)}")
+    if source.dtype != self.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
+                           f"got{_torch_name(self.dtype)} and {_torch_name(source.dtype)}")
+    try:
+        mask = np.broadcast_to(mask, self.shape)
+    except ValueError:
+        raise RuntimeError(f"The size of tensor a ({mask.shape[-1] if mask.ndim else 1}) must "
+                           f"match the size of tensor b ({self.shape[-1] if self.ndim else 1}) "
+                           f"at non-singleton dimension {self.ndim - 1}") from None
+    target = self.reshape(1) if self.ndim == 0 else self
+    where = mask.reshape(target.shape).nonzero()
+    count = where[0].size
+    if source.size < count:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    if count:
+        _core._torch_index_put(target, list(where), source.reshape(-1)[:count], False)
+    return self
+
+
+def put_(self, index, source, accumulate=False):
+    """Tensor.put_: self seen as 1-D (in C order), [index] = source (or +=
+    with accumulate=True); index int64, negative positions wrap."""
+    _self(self)
+    index, source = np.asarray(index), np.asarray(source)
+    if index.dtype != np.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
+                           f"{_torch_name(index.dtype)}")
+    if source.dtype != self.dtype:
+        raise RuntimeError(f"put_(): self ({_torch_name(self.dtype)}) and source "
+                           f"({_torch_name(source.dtype)}) must have the same scalar type")
+    if source.size != index.size:
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source.size}, index.numel() = "
+                         f"{index.size}")
+    index = index.reshape(-1)
+    bad = (index < -self.size) | (index >= self.size)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {int(index[bad][0])} on a tensor "
+                         f"of {self.size} elements.")
+    flat = self.reshape(-1)  # a view when self is C-contiguous, else a copy
+    _core._torch_index_put(flat, [index], source.reshape(-1), bool(accumulate))
+    if not np.shares_memory(flat, self):
+        np.copyto(self, flat.reshape(self.shape))
+    return self
+
+
 def _copying(inplace):
     def out_of_place(self, *args, **kwargs):
         return inplace(np.array(self, copy=True), *args, **kwargs)
@@ -199,3 +369,8 @@ scatter_add = _copying(scatter_add_)
 scatter_reduce = _copying(scatter_reduce_)
 index_add = _copying(index_add_)
 index_put = _copying(index_put_)
+index_copy = _copying(index_copy_)
+index_fill = _copying(index_fill_)
+index_reduce = _copying(index_reduce_)
+masked_scatter = _copying(masked_scatter_)
+put = _copying(put_)
