@@ -354,3 +354,25 @@ def test_rest_of_family_in_place_out_of_place_and_untouched_on_error():
         with pytest.raises((IndexError, RuntimeError)):
             bad()
         assert_same(y, before)
+
+
+SLICED = [(slice(None), [0, 2, 2]), (Ellipsis, [0, 2, 2]), ([0, 2, 2], Ellipsis),
+          (slice(1, 3), [0, 2, 2], slice(None, None, 2)), ([[1], [3]], slice(None), [0, 2, 2]),
+          (slice(None), [[1], [3]], [0, 2, 2]), (slice(None),), (Ellipsis,),
+          ([True, False, True, True], slice(None), [0, 2, 2]), (slice(None), slice(None), [-1])]
+
+
+@pytest.mark.parametrize("where", range(len(SLICED)))
+def test_index_put_with_slices_and_ellipsis_as_torch_setitem(where, rng):
+    x = rng.standard_normal((4, 5, 6)).astype(np.float32)
+    index = tuple(np.array(i) if isinstance(i, list) else i for i in SLICED[where])
+    t_index = tuple(torch.from_numpy(i) if isinstance(i, np.ndarray) else i for i in index)
+    shape = x[index].shape
+    for values in (np.float32(7.5), rng.standard_normal(shape).astype(np.float32)):
+        want = T(x)
+        want[t_index] = torch.tensor(values)
+        assert_same(tl.index_put(x, index, np.asarray(values)), want.numpy())
+    values = rng.standard_normal(shape).astype(np.float32)
+    want = x.copy()
+    np.add.at(want, index, values)  # accumulate: repeated positions add up
+    np.testing.assert_allclose(tl.index_put(x, index, values, accumulate=True), want, rtol=1e-6)

@@ -164,6 +164,8 @@ def index_put_(self, indices, values, accumulate=False):
     if not indices:
         raise RuntimeError("index_put_(): at least one index is needed")
     values = np.asarray(values)
+    if any(isinstance(i, slice) or i is Ellipsis for i in indices):
+        indices = _without_slices(self.shape, indices)
     idx = []
     for i in indices:
         i = np.asarray(i)
@@ -354,6 +356,67 @@ def put_(self, index, source, accumulate=False):
     if not np.shares_memory(flat, self):
         np.copyto(self, flat.reshape(self.shape))
     return self
+
+
+def _without_slices(shape, indices):
+    """Indices with slices and Ellipsis (torch's x[:, idx] = v) as index
+    arrays over the whole selection, placed as NumPy's and torch's advanced
+    indexing places them: the arrays' broadcast shape where the first array
+    stands when the arrays are adjacent, else in front."""
+    indices = list(indices)
+    if sum(i is Ellipsis for i in indices) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(np.ndim(i) if getattr(i, "dtype", None) in (np.bool_, np.uint8) else 1
+               for i in indices if i is not Ellipsis)
+    if used > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    at = next((k for k, i in enumerate(indices) if i is Ellipsis), len(indices))
+    indices[at:at + 1] = [slice(None)] * (len(shape) - used)  # (no Ellipsis: pads the end)
+    # masks become one array per dim they cover
+    expanded, dims = [], []
+    dim = 0
+    for i in indices:
+        if isinstance(i, slice):
+            expanded.append(np.arange(shape[dim])[i])
+            dims.append(("slice", dim))
+            dim += 1
+            continue
+        a = np.asarray(i)
+        if a.dtype in (np.bool_, np.uint8):
+            for nz in a.astype(bool).nonzero():
+                expanded.append(nz)
+                dims.append(("array", dim))
+                dim += 1
+        else:
+            expanded.append(a)
+            dims.append(("array", dim))
+            dim += 1
+    arrays = [k for k, (kind, _) in enumerate(dims) if kind == "array"]
+    if not arrays:  # only slices: the whole selection, one array per dim
+        grids = np.meshgrid(*expanded, indexing="ij")
+        return [g.astype(np.int64) for g in grids]
+    bshape = np.broadcast_shapes(*(expanded[k].shape for k in arrays))
+    adjacent = arrays == list(range(arrays[0], arrays[-1] + 1))
+    slices = [k for k, (kind, _) in enumerate(dims) if kind == "slice"]
+    # the result's axes: each slice one axis, the arrays' broadcast shape one block
+    before = [k for k in slices if adjacent and k < arrays[0]]
+    after = [k for k in slices if k not in before]
+    order = before + ["arrays"] + after
+    rank = len(before) + len(bshape) + len(after)
+    out = []
+    for k, e in enumerate(expanded):
+        view = [1] * rank
+        if k in arrays:
+            start = len(before)
+            e = np.broadcast_to(e, bshape)
+            view[start:start + len(bshape)] = bshape
+        else:
+            pos = order.index(k)
+            pos = pos if pos < len(before) else pos - 1 + len(bshape)
+            view[pos] = e.size
+        out.append(np.asarray(e).reshape(view).astype(np.int64, copy=False))
+    full = np.broadcast_shapes(*(o.shape for o in out))
+    return [np.broadcast_to(o, full) for o in out]
 
 
 def _copying(inplace):
