@@ -376,3 +376,39 @@ def test_index_put_with_slices_and_ellipsis_as_torch_setitem(where, rng):
     want = x.copy()
     np.add.at(want, index, values)  # accumulate: repeated positions add up
     np.testing.assert_allclose(tl.index_put(x, index, values, accumulate=True), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("case", list(SEMANTICS) + list(FAMILY))
+def test_torch_tensors_in_place_give_torch_results(case):
+    f = {**SEMANTICS, **FAMILY}[case]
+    want, want_err = torch_outcome(
+        lambda: f(_TorchMethods(), lambda x: torch.from_numpy(np.array(x))))
+    made = []
+
+    def tensor(x):
+        made.append(torch.from_numpy(np.array(x)))
+        return made[-1]
+    got, got_err = torch_outcome(lambda: f(tl, tensor))
+    assert got_err is want_err, (got, got_err, want, want_err)
+    if want_err is None:
+        assert_same(np.asarray(got), np.asarray(want))
+        assert_same(made[0].numpy(), np.asarray(want))  # self itself changed, in place
+
+
+def test_torch_tensor_storage_kinds_and_autograd():
+    t = torch.zeros(3, 4)
+    storage = t.data_ptr()
+    assert tl.index_add_(t, 0, torch.tensor([0, 2]), torch.ones(2, 4)) is t
+    assert t.data_ptr() == storage and t[0].sum() == 4
+    out = tl.scatter_add(torch.zeros(3), 0, torch.tensor([0, 0]), torch.ones(2))
+    assert isinstance(out, torch.Tensor) and out.tolist() == [2, 0, 0]
+    leaf = torch.zeros(3, requires_grad=True)
+    with pytest.raises(TypeError, match="torch.no_grad"):
+        tl.index_put_(leaf, (torch.tensor([0]),), torch.tensor(1.))
+    assert leaf.tolist() == [0, 0, 0]
+    with torch.no_grad():
+        assert tl.index_put_(leaf, (torch.tensor([0]),), torch.tensor(1.)) is leaf
+    assert leaf.tolist() == [1, 0, 0]
+    with pytest.raises(TypeError, match="bfloat16"):
+        tl.scatter_add_(torch.zeros(3, dtype=torch.bfloat16), 0, torch.tensor([0]),
+                        torch.ones(1, dtype=torch.bfloat16))

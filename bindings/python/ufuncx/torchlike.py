@@ -8,7 +8,14 @@ index_copy_, index_fill_, index_reduce_, masked_scatter_, put_ (the last five
 lower to the first ones: an index along dim becomes scatter's index
 expanded over the source; masks and flat indices become index_put_'s).
 Out-of-place twins without the underscore return a new array.
+
+Every function also takes torch tensors (CPU, any dtype NumPy has), with no
+copy: in place on a tensor self changes that tensor and returns it; the
+out-of-place twins return a tensor. A tensor that requires grad is refused
+(TypeError) unless grad mode is off (torch.no_grad()), as torch refuses
+in-place writes to leaves that require grad.
 """
+import functools
 import operator
 import warnings
 
@@ -437,3 +444,50 @@ index_fill = _copying(index_fill_)
 index_reduce = _copying(index_reduce_)
 masked_scatter = _copying(masked_scatter_)
 put = _copying(put_)
+
+
+def _is_tensor(x):
+    return type(x).__module__.startswith("torch") and hasattr(x, "numpy") and hasattr(x, "device")
+
+
+def _as_array(x):
+    """A torch tensor as the numpy array sharing its memory (checked)."""
+    if not _is_tensor(x):
+        if type(x) in (tuple, list):
+            return type(x)(_as_array(i) for i in x)
+        return x
+    import torch
+    if x.device.type != "cpu":
+        raise TypeError(f"ufuncx.torchlike works on CPU tensors; this one is on {x.device} "
+                        f"(move it with .cpu())")
+    if x.requires_grad:
+        if torch.is_grad_enabled():
+            raise TypeError("ufuncx.torchlike does not record autograd: a tensor that requires "
+                            "grad is taken only under torch.no_grad()")
+        x = x.detach()
+    try:
+        return x.numpy()
+    except TypeError as e:  # (bfloat16 and other dtypes NumPy lacks)
+        raise TypeError(f"ufuncx.torchlike: a {x.dtype} tensor has no NumPy view ({e})") from None
+
+
+def _tensors_too(fn):
+    @functools.wraps(fn)
+    def call(self, *args, **kwargs):
+        if not (_is_tensor(self) or any(_is_tensor(a) or type(a) in (tuple, list)
+                                        for a in args + tuple(kwargs.values()))):
+            return fn(self, *args, **kwargs)
+        array = _as_array(self)
+        result = fn(array, *map(_as_array, args), **{k: _as_array(v) for k, v in kwargs.items()})
+        if not _is_tensor(self):
+            return result
+        if result is array:  # in place: the tensor itself
+            return self
+        import torch
+        return torch.from_numpy(result)
+    return call
+
+
+for _name in __all__:
+    globals()[_name] = _tensors_too(globals()[_name])
+del _name
