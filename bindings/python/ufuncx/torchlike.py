@@ -446,8 +446,20 @@ masked_scatter = _copying(masked_scatter_)
 put = _copying(put_)
 
 
+_TENSOR_TYPES = set()  # the torch tensor types seen (a set lookup per argument after the first)
+_PLAIN_TYPES = {np.ndarray, int, float, bool, str, type(None), slice, type(Ellipsis)}
+
+
 def _is_tensor(x):
-    return type(x).__module__.startswith("torch") and hasattr(x, "numpy") and hasattr(x, "device")
+    t = type(x)
+    if t in _PLAIN_TYPES:
+        return False
+    if t in _TENSOR_TYPES:
+        return True
+    if t.__module__.startswith("torch") and hasattr(x, "numpy") and hasattr(x, "is_cpu"):
+        _TENSOR_TYPES.add(t)
+        return True
+    return False
 
 
 def _as_array(x):
@@ -456,11 +468,11 @@ def _as_array(x):
         if type(x) in (tuple, list):
             return type(x)(_as_array(i) for i in x)
         return x
-    import torch
-    if x.device.type != "cpu":
+    if not x.is_cpu:
         raise TypeError(f"ufuncx.torchlike works on CPU tensors; this one is on {x.device} "
                         f"(move it with .cpu())")
     if x.requires_grad:
+        import torch
         if torch.is_grad_enabled():
             raise TypeError("ufuncx.torchlike does not record autograd: a tensor that requires "
                             "grad is taken only under torch.no_grad()")
