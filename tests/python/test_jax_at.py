@@ -119,3 +119,10 @@ def test_apply_as_jax(form, name, rng):
     np.testing.assert_array_equal(got, np.asarray(want), strict=True)
     with pytest.raises(TypeError, match="unary"):
         ux.at(x)[index].apply(ux.add)
+
+
+def test_selection_memory_follows_the_selection_not_the_array():
+    huge = np.broadcast_to(np.float32(1), (100_000, 100_000))  # 4e10 elements, no memory
+    assert ux.at(huge)[5, 7].get() == 1
+    assert ux.at(huge)[np.array([1, -1, 10**6])].get(mode="fill").shape == (3, 100_000)
+    assert ux.at(np.zeros(3))[np.array([2**62, -2**62])].add(1.).tolist() == [0, 0, 0]

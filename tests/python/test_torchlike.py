@@ -412,3 +412,17 @@ def test_torch_tensor_storage_kinds_and_autograd():
     with pytest.raises(TypeError, match="bfloat16"):
         tl.scatter_add_(torch.zeros(3, dtype=torch.bfloat16), 0, torch.tensor([0]),
                         torch.ones(1, dtype=torch.bfloat16))
+
+
+def test_rest_of_family_hostile_inputs():
+    # byte-swapped int64 indices are torch's long; a zero-size self is a no-op
+    assert_same(tl.put_(np.zeros(4), np.array([1, 2], ">i8"), np.ones(2)), np.array([0., 1, 1, 0]))
+    assert tl.index_fill_(np.zeros((0, 3)), 1, np.array([0]), 1.).shape == (0, 3)
+    # an index that is a view of self: torch's overlap error, self untouched
+    s = np.arange(6, dtype=np.int64)
+    with pytest.raises(RuntimeError, match="unsupported operation"):
+        tl.put_(s, s[:2], np.array([7, 8]))
+    assert_same(s, np.arange(6, dtype=np.int64))
+    with pytest.raises(RuntimeError, match="read-only"):
+        tl.index_reduce_(np.broadcast_to(np.zeros(3), (2, 3)), 0, np.array([0]), np.ones((1, 3)),
+                         "amax")

@@ -69,8 +69,8 @@ def _selection(shape, index, mode):
         raise IndexError("Multiple ellipses (...) are not supported")
     if not any(e is Ellipsis for e in entries):
         entries.append(Ellipsis)  # (the dims left out)
-    # On a grid padded by one slot per dim (holding -1, where dropped
-    # indices go), every dim gets an explicit index over its real extent.
+    # On a grid padded by one slot per dim (where dropped indices go),
+    # every dim gets an explicit index over its real extent.
     out = []
     d = 0
     for e in entries:
@@ -96,10 +96,19 @@ def _selection(shape, index, mode):
                 e = np.where((e < 0) | (e >= n), n, e)
             out.append(e)
             d += 1
-    grid = np.full(tuple(n + 1 for n in shape), -1, np.int64)
-    grid[tuple(slice(0, n) for n in shape)] = np.arange(int(np.prod(shape)),
-                                                       dtype=np.int64).reshape(shape)
-    return grid[tuple(out)]
+    # Each dim's coordinate, read through a zero-stride view of one
+    # arange per dim (memory in the size of the selection, not of x).
+    padded = tuple(n + 1 for n in shape)
+    if not shape:
+        return np.zeros((), np.int64)[tuple(out)]
+    flat, dropped = None, None
+    for d, n in enumerate(shape):
+        view = [1] * len(shape)
+        view[d] = n + 1
+        coord = np.broadcast_to(np.arange(n + 1, dtype=np.int64).reshape(view), padded)[tuple(out)]
+        flat = coord if flat is None else flat * n + coord
+        dropped = coord == n if dropped is None else dropped | (coord == n)
+    return np.where(dropped, -1, flat)
 
 
 def _default_fill(dtype):

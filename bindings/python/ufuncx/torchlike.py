@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 from . import _core
+from ._jax_at import _selection
 
 __all__ = ["scatter_", "scatter_add_", "scatter_reduce_", "index_add_", "index_put_",
            "index_copy_", "index_fill_", "index_reduce_", "masked_scatter_", "put_",
@@ -210,6 +211,11 @@ def _torch_name(dtype):
     return _TORCH_NAMES.get(np.dtype(dtype).name, np.dtype(dtype).name)
 
 
+def _is_int64(a):
+    """torch's long index (any byte order: NumPy arrays may be swapped)."""
+    return a.dtype.kind == "i" and a.dtype.itemsize == 8
+
+
 def _along(self, dim, index, source_shape):
     """An index along dim as scatter's index: expanded over source_shape."""
     shape = [1] * len(source_shape)
@@ -245,7 +251,7 @@ def index_copy_(self, dim, index, source):
     _self(self)
     source = np.asarray(source)
     index = np.asarray(index)
-    if index.dtype != np.int64:
+    if not _is_int64(index):
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
                            f"{_torch_name(index.dtype)}")
     if source.dtype != self.dtype:
@@ -272,7 +278,7 @@ def index_fill_(self, dim, index, value):
     0-d array; index int64, negative positions wrap)."""
     _self(self)
     index = np.asarray(index)
-    if index.dtype != np.int64:
+    if not _is_int64(index):
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     value = np.asarray(value)
     if value.ndim:
@@ -280,6 +286,8 @@ def index_fill_(self, dim, index, value):
                            f"tensor with {value.ndim} dimension(s).")
     target = self.reshape(1) if self.ndim == 0 else self
     dim, positions = _dim_index("index_fill_", target, dim, index, wrap=True)
+    if target.size == 0 or positions.size == 0:
+        return self
     shape = list(target.shape)
     shape[dim] = positions.size
     source = np.broadcast_to(value.astype(self.dtype), shape)
@@ -343,7 +351,7 @@ def put_(self, index, source, accumulate=False):
     with accumulate=True); index int64, negative positions wrap."""
     _self(self)
     index, source = np.asarray(index), np.asarray(source)
-    if index.dtype != np.int64:
+    if not _is_int64(index):
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
                            f"{_torch_name(index.dtype)}")
     if source.dtype != self.dtype:
@@ -353,7 +361,7 @@ def put_(self, index, source, accumulate=False):
         raise IndexError(f"put_(): Expected source and index to have the same number of "
                          f"elements, but got source.numel() = {source.size}, index.numel() = "
                          f"{index.size}")
-    index = index.reshape(-1)
+    index = index.reshape(-1).astype(np.int64, copy=False)  # (native order)
     bad = (index < -self.size) | (index >= self.size)
     if bad.any():
         raise IndexError(f"out of range: tried to access index {int(index[bad][0])} on a tensor "
@@ -366,64 +374,23 @@ def put_(self, index, source, accumulate=False):
 
 
 def _without_slices(shape, indices):
-    """Indices with slices and Ellipsis (torch's x[:, idx] = v) as index
-    arrays over the whole selection, placed as NumPy's and torch's advanced
-    indexing places them: the arrays' broadcast shape where the first array
-    stands when the arrays are adjacent, else in front."""
-    indices = list(indices)
-    if sum(i is Ellipsis for i in indices) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(np.ndim(i) if getattr(i, "dtype", None) in (np.bool_, np.uint8) else 1
-               for i in indices if i is not Ellipsis)
-    if used > len(shape):
-        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
-    at = next((k for k, i in enumerate(indices) if i is Ellipsis), len(indices))
-    indices[at:at + 1] = [slice(None)] * (len(shape) - used)  # (no Ellipsis: pads the end)
-    # masks become one array per dim they cover
-    expanded, dims = [], []
-    dim = 0
+    """Indices with slices and Ellipsis (torch's x[:, idx] = v) as one
+    int64 position array per dim over the whole selection, placed as
+    NumPy's and torch's advanced indexing place them (ufuncx.at's
+    selection, which JAX's rules share here); uint8 entries are masks."""
+    entries = []
     for i in indices:
-        if isinstance(i, slice):
-            expanded.append(np.arange(shape[dim])[i])
-            dims.append(("slice", dim))
-            dim += 1
+        if isinstance(i, slice) or i is Ellipsis:
+            entries.append(i)
             continue
         a = np.asarray(i)
-        if a.dtype in (np.bool_, np.uint8):
-            for nz in a.astype(bool).nonzero():
-                expanded.append(nz)
-                dims.append(("array", dim))
-                dim += 1
-        else:
-            expanded.append(a)
-            dims.append(("array", dim))
-            dim += 1
-    arrays = [k for k, (kind, _) in enumerate(dims) if kind == "array"]
-    if not arrays:  # only slices: the whole selection, one array per dim
-        grids = np.meshgrid(*expanded, indexing="ij")
-        return [g.astype(np.int64) for g in grids]
-    bshape = np.broadcast_shapes(*(expanded[k].shape for k in arrays))
-    adjacent = arrays == list(range(arrays[0], arrays[-1] + 1))
-    slices = [k for k, (kind, _) in enumerate(dims) if kind == "slice"]
-    # the result's axes: each slice one axis, the arrays' broadcast shape one block
-    before = [k for k in slices if adjacent and k < arrays[0]]
-    after = [k for k in slices if k not in before]
-    order = before + ["arrays"] + after
-    rank = len(before) + len(bshape) + len(after)
-    out = []
-    for k, e in enumerate(expanded):
-        view = [1] * rank
-        if k in arrays:
-            start = len(before)
-            e = np.broadcast_to(e, bshape)
-            view[start:start + len(bshape)] = bshape
-        else:
-            pos = order.index(k)
-            pos = pos if pos < len(before) else pos - 1 + len(bshape)
-            view[pos] = e.size
-        out.append(np.asarray(e).reshape(view).astype(np.int64, copy=False))
-    full = np.broadcast_shapes(*(o.shape for o in out))
-    return [np.broadcast_to(o, full) for o in out]
+        if a.dtype not in (np.int64, np.int32, np.bool_, np.uint8):
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        entries.append(a.astype(bool) if a.dtype == np.uint8 else a)
+    flat = _selection(shape, tuple(entries), "drop")
+    if (flat < 0).any():
+        raise IndexError(f"index out of bounds for the indexed tensor of shape {list(shape)}")
+    return list(np.unravel_index(flat, shape)) if len(shape) else [flat]
 
 
 def _copying(inplace):
