@@ -33,9 +33,56 @@ constexpr TypeNumPair kTypeNums[] = {
 
 [[noreturn]] void ThrowPy() { throw pyb::error_already_set(); }
 
+// ml_dtypes registers its types with NumPy at import, so their type numbers
+// are known only then. Looked up once, on first need; -1 each without
+// ml_dtypes (an optional dependency: everything else works without it).
+struct MlTypeNums {
+  int num[3] = {-1, -1, -1};  // bfloat16, float8_e4m3fn, float8_e5m2
+};
+constexpr DType kMlDTypes[3] = {DType::kBFloat16, DType::kFloat8E4M3FN, DType::kFloat8E5M2};
+
+const MlTypeNums& MlNums() {
+  static const MlTypeNums nums = [] {
+    MlTypeNums n;
+    PyObject* mod = PyImport_ImportModule("ml_dtypes");
+    if (!mod) {
+      PyErr_Clear();
+      return n;
+    }
+    const char* names[3] = {"bfloat16", "float8_e4m3fn", "float8_e5m2"};
+    for (int i = 0; i < 3; ++i) {
+      PyObject* type = PyObject_GetAttrString(mod, names[i]);
+      PyArray_Descr* descr = nullptr;
+      if (type && PyArray_DescrConverter(type, &descr) && descr) {
+        n.num[i] = descr->type_num;
+        Py_DECREF(descr);
+      }
+      Py_XDECREF(type);
+      PyErr_Clear();
+    }
+    Py_DECREF(mod);
+    return n;
+  }();
+  return nums;
+}
+
+int MlIndex(DType t) {
+  for (int i = 0; i < 3; ++i) {
+    if (kMlDTypes[i] == t) return i;
+  }
+  return -1;
+}
+
 }  // namespace
 
 std::optional<DType> FromTypeNum(int num) {
+  if (num >= NPY_USERDEF) {
+    const MlTypeNums& ml = MlNums();
+    for (int i = 0; i < 3; ++i) {
+      if (ml.num[i] == num) return kMlDTypes[i];
+    }
+    return std::nullopt;
+  }
   for (const auto& p : kTypeNums) {
     if (p.num == num) return p.t;
   }
@@ -43,16 +90,24 @@ std::optional<DType> FromTypeNum(int num) {
 }
 
 int ToTypeNum(DType t) {
+  if (const int i = MlIndex(t); i >= 0) return MlNums().num[i];
   for (const auto& p : kTypeNums) {
     if (p.t == t) return p.num;
   }
   return -1;
 }
 
+bool HaveMlDType(DType t) { return ToTypeNum(t) >= 0; }
+
 DType DTypeFromObject(pyb::handle obj) {
   if (pyb::isinstance<pyb::str>(obj)) {
     DType t;
-    if (TryParseDType(obj.cast<std::string>(), &t) && t != DType::kBFloat16) return t;
+    if (TryParseDType(obj.cast<std::string>(), &t)) {
+      if (!IsMlDType(t)) return t;
+      if (HaveMlDType(t)) return t;
+      throw TypeError(std::string("dtype '") + Name(t) +
+                      "' needs the ml_dtypes package (pip install ml_dtypes)");
+    }
   }
   PyArray_Descr* descr = nullptr;
   if (!PyArray_DescrConverter(obj.ptr(), &descr)) ThrowPy();
@@ -66,7 +121,13 @@ DType DTypeFromObject(pyb::handle obj) {
 
 pyb::object NumpyDType(DType t) {
   const int num = ToTypeNum(t);
-  if (num < 0) throw TypeError(std::string("numpy has no dtype ") + Name(t));
+  if (num < 0) {
+    if (IsMlDType(t)) {
+      throw TypeError(std::string("dtype '") + Name(t) +
+                      "' needs the ml_dtypes package (pip install ml_dtypes)");
+    }
+    throw TypeError(std::string("numpy has no dtype ") + Name(t));
+  }
   return pyb::reinterpret_steal<pyb::object>(
       reinterpret_cast<PyObject*>(PyArray_DescrFromType(num)));
 }

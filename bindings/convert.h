@@ -22,8 +22,11 @@ namespace ufuncx::py {
 namespace pyb = pybind11;
 
 // NumPy type number <-> DType; nullopt/-1 when there is no counterpart.
+// ml_dtypes' types (bfloat16, float8_e4m3fn, float8_e5m2) map when the
+// ml_dtypes package can be imported.
 std::optional<DType> FromTypeNum(int type_num);
 int ToTypeNum(DType t);
+bool HaveMlDType(DType t);
 
 // Any object NumPy accepts as a dtype (np.float32, "f4", np.dtype(...)).
 DType DTypeFromObject(pyb::handle obj);

@@ -310,7 +310,7 @@ PYBIND11_MODULE(_core, m) {
                              "NumPy's list of the loops over NumPy dtypes.")
       .def_property_readonly("extra_types", [](const PyUfunc& f) { return f.u().ExtraTypes(); },
                              "The loops over dtypes NumPy has no type character for "
-                             "(bfloat16: 'E').")
+                             "(ml_dtypes' bfloat16 'E', float8_e4m3fn '4', float8_e5m2 '5').")
       .def_property_readonly("identity", &PyUfunc::Identity)
       .def_property_readonly("_default_doc", &PyUfunc::Doc)
       .def_property_readonly("_logical", [](const PyUfunc& f) { return f.u().traits().logical; })

@@ -58,7 +58,7 @@ std::vector<std::optional<DType>> ParseSignature(const Ufunc& u, pyb::handle sig
       if (i == static_cast<size_t>(u.nin()) || i == static_cast<size_t>(u.nin()) + 1) continue;
       const std::string c(1, s[i]);
       DType t;
-      if (TryParseDType(c, &t) && t != DType::kBFloat16) {
+      if (TryParseDType(c, &t) && (!IsMlDType(t) || HaveMlDType(t))) {
         out.push_back(t);
         continue;
       }
@@ -223,7 +223,9 @@ pyb::object PyUfunc::TryFastCall(const pyb::args& args) const {
       const auto t = FromTypeNum(descr->type_num);
       const bool fits = PyDataType_ELSIZE(descr) <= static_cast<npy_intp>(sizeof(scalar_value[i]));
       Py_DECREF(descr);
-      if (!t || !fits) return {};
+      // (ml_dtypes' scalars do not keep their value where NumPy's
+      // PyArray_ScalarAsCtype reads a user type's: the general path takes them.)
+      if (!t || !fits || IsMlDType(*t)) return {};
       types[i] = *t;
       PyArray_ScalarAsCtype(o, scalar_value[i]);
       in[i] = Input{scalar_value[i], 0, nullptr, 1, 0};

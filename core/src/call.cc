@@ -265,10 +265,25 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
       })) {
     return loops[static_cast<size_t>(int_inputs_loop_)];
   }
+  // As in NumPy, loops over ml_dtypes' types are candidates only when an
+  // input has one of them (int8 casts safely to float8_e4m3fn, but sqrt of
+  // int8 is float16).
+  const bool ml_input = std::any_of(in.begin(), in.end(), IsMlDType);
   for (const Loop& l : loops) {
     if (!matches_fixed(l)) continue;
+    if (!ml_input && !any_fixed &&
+        std::any_of(l.types.begin(), l.types.begin() + nin_, IsMlDType)) {
+      continue;
+    }
     bool ok = true;
     for (int i = 0; i < nin_ && ok; ++i) ok = CanCast(in[i], l.types[i], Casting::kSafe);
+    // Two inputs sharing a loop type must share it through their common
+    // type: float8_e4m3fn with float8_e5m2 promotes to float32 (ml_dtypes),
+    // though both cast safely to bfloat16. (For NumPy's own types the
+    // safe-cast order is a lattice, so this never skips a loop.)
+    if (ok && nin_ == 2 && l.types[0] == l.types[1]) {
+      ok = CanCast(PromoteTypes(in[0], in[1]), l.types[0], Casting::kSafe);
+    }
     if (ok) return l;
   }
   if (any_fixed) {

@@ -21,6 +21,8 @@ constexpr std::array<DTypeInfo, kNumDTypes> kInfo = {{
     {DType::kUInt32, "uint32", 'I', Kind::kUnsigned, 4, 4},
     {DType::kInt64, "int64", 'l', Kind::kSigned, 8, 8},
     {DType::kUInt64, "uint64", 'L', Kind::kUnsigned, 8, 8},
+    {DType::kFloat8E4M3FN, "float8_e4m3fn", '4', Kind::kFloat, 1, 1},
+    {DType::kFloat8E5M2, "float8_e5m2", '5', Kind::kFloat, 1, 1},
     {DType::kFloat16, "float16", 'e', Kind::kFloat, 2, 2},
     {DType::kBFloat16, "bfloat16", 'E', Kind::kFloat, 2, 2},
     {DType::kFloat32, "float32", 'f', Kind::kFloat, 4, 4},
@@ -39,12 +41,16 @@ bool SafeCast(DType from, DType to) {
   const size_t sf = ItemSize(from), st = ItemSize(to);
   if (kf == Kind::kBool) return true;
   if (kt == Kind::kBool) return false;
-  if (to == DType::kBFloat16) {
-    return from == DType::kInt8 || from == DType::kUInt8;
+  // ml_dtypes' casts: bool, int8 and uint8 go safely to each of its types
+  // (and float8 to bfloat16); its types go safely to bfloat16 (float8
+  // only), float32 and wider, never to float16 or to the other float8.
+  if (IsMlDType(to)) {
+    return from == DType::kInt8 || from == DType::kUInt8 ||
+           (to == DType::kBFloat16 && IsMlDType(from));
   }
-  if (from == DType::kBFloat16) {
+  if (IsMlDType(from)) {
     return kt == Kind::kComplex ||
-           (kt == Kind::kFloat && to != DType::kFloat16);
+           (kt == Kind::kFloat && to != DType::kFloat16 && !IsMlDType(to));
   }
   switch (kf) {
     case Kind::kUnsigned:
@@ -111,6 +117,7 @@ bool TryParseDType(std::string_view s, DType* out) {
       {"ulong", DType::kUInt64},       {"ulonglong", DType::kUInt64},
       {"float16", DType::kFloat16},    {"f2", DType::kFloat16},
       {"half", DType::kFloat16},       {"bfloat16", DType::kBFloat16},
+      {"float8_e4m3fn", DType::kFloat8E4M3FN}, {"float8_e5m2", DType::kFloat8E5M2},
       {"float32", DType::kFloat32},    {"f4", DType::kFloat32},
       {"single", DType::kFloat32},     {"float64", DType::kFloat64},
       {"f8", DType::kFloat64},         {"float", DType::kFloat64},
@@ -194,6 +201,12 @@ bool CanCast(DType from, DType to, Casting casting) {
 
 DType PromoteTypes(DType a, DType b) {
   if (a == b) return a;
+  // ml_dtypes promotes the two float8 formats to float32, not to bfloat16
+  // (which both cast to safely).
+  if ((a == DType::kFloat8E4M3FN && b == DType::kFloat8E5M2) ||
+      (a == DType::kFloat8E5M2 && b == DType::kFloat8E4M3FN)) {
+    return DType::kFloat32;
+  }
   for (int i = 0; i < kNumDTypes; ++i) {
     const DType t = static_cast<DType>(i);
     if (SafeCast(a, t) && SafeCast(b, t)) return t;
@@ -212,6 +225,8 @@ DType RealOf(DType t) {
 
 DType ComplexOf(DType t) {
   switch (t) {
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E5M2:
     case DType::kFloat16:
     case DType::kBFloat16:
     case DType::kFloat32: return DType::kComplex64;

@@ -30,7 +30,7 @@ from .ufuncgen import generate
 
 MLIR_TYPE = {
     "?": "i1", "b": "si8", "B": "ui8", "h": "si16", "H": "ui16", "i": "si32", "I": "ui32",
-    "l": "si64", "L": "ui64", "e": "f16", "E": "bf16", "f": "f32", "d": "f64", "g": "f80",
+    "l": "si64", "L": "ui64", "4": "f8E4M3FN", "5": "f8E5M2", "e": "f16", "E": "bf16", "f": "f32", "d": "f64", "g": "f80",
     "F": "complex<f32>", "D": "complex<f64>", "G": "complex<f80>",
 }
 
@@ -42,7 +42,7 @@ def _kind(c):
         return "sint"
     if c in "BHIL":
         return "uint"
-    if c in "eEfdg":
+    if c in "45eEfdg":
         return "float"
     return "complex"
 

@@ -9,17 +9,19 @@ import dataclasses
 import re
 import tomllib
 
-TYPE_CHARS = "?bBhHiIlLeEfdgFDG"
+TYPE_CHARS = "?bBhHiIlL45eEfdgFDG"
 # (kind, itemsize) per type char; kinds b < u < i < f < c.
 _INFO = {
     "?": ("b", 1), "b": ("i", 1), "B": ("u", 1), "h": ("i", 2), "H": ("u", 2),
-    "i": ("i", 4), "I": ("u", 4), "l": ("i", 8), "L": ("u", 8), "e": ("f", 2),
+    "i": ("i", 4), "I": ("u", 4), "l": ("i", 8), "L": ("u", 8), "4": ("f", 1),
+    "5": ("f", 1), "e": ("f", 2),
     "E": ("f", 2), "f": ("f", 4), "d": ("f", 8), "g": ("f", 16), "F": ("c", 8),
     "D": ("c", 16), "G": ("c", 32),
 }
 IDENTITIES = {"0", "1", "-1", "true", "false", "-inf"}
 DEFAULT_FAMILY = "loops"
-PAIRWISE_CHARS = "eEfdgFDG"  # float and complex types, which may reduce pairwise
+ML_CHARS = "E45"  # bfloat16, float8_e4m3fn, float8_e5m2
+PAIRWISE_CHARS = "efdgFDG"  # float and complex types, which may reduce pairwise
 SIMD_CHARS = "?bBhHiIlLfd"
 # Argument names of expr kernels, in input order.
 ARG_NAMES = ("a", "b", "c", "e", "f", "g", "h")  # no "d": the Highway tag
@@ -38,10 +40,10 @@ def safe_cast(a: str, b: str) -> bool:
         return True
     if kb == "b":
         return False
-    if b == "E":
-        return a in "bB"
-    if a == "E":
-        return kb == "c" or (kb == "f" and b != "e")
+    if b in ML_CHARS:  # ml_dtypes' types: bfloat16 and the float8s
+        return a in "bB" or (b == "E" and a in ML_CHARS)
+    if a in ML_CHARS:
+        return kb == "c" or (kb == "f" and b not in "e" + ML_CHARS)
     if ka == "u":
         return (kb == "u" and sb >= sa) or (kb == "i" and sb > sa) or _int_to_inexact(sa, kb, sb)
     if ka == "i":

@@ -19,14 +19,15 @@ from . import table as tbl
 CTYPE = {
     "?": "bool", "b": "int8_t", "B": "uint8_t", "h": "int16_t", "H": "uint16_t",
     "i": "int32_t", "I": "uint32_t", "l": "int64_t", "L": "uint64_t",
-    "e": "ufuncx::float16", "E": "ufuncx::bfloat16", "f": "float", "d": "double",
+    "4": "ufuncx::float8_e4m3fn", "5": "ufuncx::float8_e5m2", "e": "ufuncx::float16", "E": "ufuncx::bfloat16", "f": "float", "d": "double",
     "g": "long double", "F": "ufuncx::complex64", "D": "ufuncx::complex128",
     "G": "ufuncx::clongdouble",
 }
 LANE = dict(CTYPE, **{"?": "uint8_t"})
 DTYPE = {
     "?": "kBool", "b": "kInt8", "B": "kUInt8", "h": "kInt16", "H": "kUInt16",
-    "i": "kInt32", "I": "kUInt32", "l": "kInt64", "L": "kUInt64", "e": "kFloat16",
+    "i": "kInt32", "I": "kUInt32", "l": "kInt64", "L": "kUInt64", "4": "kFloat8E4M3FN",
+    "5": "kFloat8E5M2", "e": "kFloat16",
     "E": "kBFloat16", "f": "kFloat32", "d": "kFloat64", "g": "kLongDouble",
     "F": "kComplex64", "D": "kComplex128", "G": "kCLongDouble",
 }

@@ -33,9 +33,15 @@ template <class Op>
 concept PlainComplexChain = requires { Op::kPlainComplexChain; };
 
 
-// What an op computes in: float for half types unless the op works on bits.
+template <class Op>
+concept NativeMl = requires { Op::kNativeMl; };
+
+// What an op computes in: float for half types unless the op works on bits
+// (kNativeHalf: every half type; kNativeMl: ml_dtypes' types, whose sign,
+// max/min and copysign loops pass operands through unchanged).
 template <class Op, class T>
-using Compute = std::conditional_t<kIsHalf<T> && !NativeHalf<Op>, float, T>;
+using Compute = std::conditional_t<kIsHalf<T> && !NativeHalf<Op> && !(kIsMlFloat<T> && NativeMl<Op>),
+                                   float, T>;
 
 template <class Op, class T>
 inline Compute<Op, T> In(const char* p) {
@@ -403,7 +409,7 @@ int Reduce(const LoopContext&, char* const* args, const int64_t* dims,
     using Acc = std::conditional_t<kIsHalf<T>, float, T>;
     const Acc acc = static_cast<Acc>(LoadElem<T>(args[0]));
     StoreElem(args[0], Convert<T>(acc + PairwiseSum<T, Acc>(in, n, s)));
-  } else if constexpr (kIsHalf<T> && HalfReduceInFloat<Op>) {
+  } else if constexpr (kIsHalf<T> && !kIsMlFloat<T> && HalfReduceInFloat<Op>) {
     float acc = static_cast<float>(LoadElem<T>(args[0]));
     for (int64_t i = 0; i < n; ++i) acc = Op::Call(acc, static_cast<float>(LoadElem<T>(in + i * s)));
     StoreElem(args[0], Convert<T>(acc));  // (Convert: half's rounding flags)

@@ -17,13 +17,16 @@ namespace ufuncx::ops {
 // ------------------------------------------------------------------- unary
 
 struct Negative {
+  static constexpr bool kNativeMl = true;
   template <class T>
   static T Call(T a) {
-    if constexpr (kIsInt<T>) return WrapNeg(a);
+    if constexpr (kIsMlFloat<T>) return MlFlipSign(a);
+    else if constexpr (kIsInt<T>) return WrapNeg(a);
     else return -a;
   }
 };
 struct Positive {
+  static constexpr bool kNativeMl = true;
   template <class T>
   static T Call(T a) { return a; }
 };
@@ -46,19 +49,26 @@ inline typename C::value_type ComplexAbs(C z) {
 }
 
 struct Absolute {
+  static constexpr bool kNativeMl = true;
   template <class T>
   static auto Call(T a) {
-    if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return a;
+    if constexpr (kIsMlFloat<T>) return MlCopySign(a, T(0.0f));
+    else if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return a;
     else if constexpr (kIsInt<T>) return a < 0 ? WrapNeg(a) : a;
     else if constexpr (kIsComplex<T>) return ComplexAbs(a);
     else return std::fabs(a);
   }
 };
 struct Fabs {
+  static constexpr bool kNativeMl = true;
   template <class T>
-  static T Call(T a) { return std::fabs(a); }
+  static T Call(T a) {
+    if constexpr (kIsMlFloat<T>) return MlCopySign(a, T(0.0f));
+    else return std::fabs(a);
+  }
 };
 struct Conjugate {
+  static constexpr bool kNativeMl = true;
   template <class T>
   static T Call(T a) {
     if constexpr (kIsComplex<T>) return std::conj(a);
@@ -89,9 +99,13 @@ struct Reciprocal {
   }
 };
 struct Sign {
+  static constexpr bool kNativeMl = true;
   template <class T>
   static T Call(T a) {
-    if constexpr (std::is_unsigned_v<T>) return a > 0 ? 1 : 0;
+    if constexpr (kIsMlFloat<T>) {  // NaN and signed zeros come back as they are
+      const float f = static_cast<float>(a);
+      return std::isnan(f) || f == 0 ? a : T(f > 0 ? 1.0f : -1.0f);
+    } else if constexpr (std::is_unsigned_v<T>) return a > 0 ? 1 : 0;
     else if constexpr (kIsInt<T>) return static_cast<T>((a > 0) - (a < 0));
     else if constexpr (kIsComplex<T>) {
       using R = typename T::value_type;
@@ -250,6 +264,19 @@ struct Isnan {
 inline uint16_t HalfBits(float16 h) { return Eigen::numext::bit_cast<uint16_t>(h); }
 inline float16 HalfFromBits(uint16_t b) { return Eigen::numext::bit_cast<float16>(b); }
 
+// The next representable value after x toward y, stepping the pattern.
+template <class T>
+inline T MlNextafter(T x, T y) {
+  using B = MlBits<T>;
+  const float fx = static_cast<float>(x), fy = static_cast<float>(y);
+  if (std::isnan(fx) || std::isnan(fy)) return T(std::numeric_limits<float>::quiet_NaN());
+  if (fx == fy) return y;
+  if (fx == 0) return B::Make(static_cast<typename B::U>((B::Get(y) & B::kSign) | 1));
+  const auto b = B::Get(x);
+  const bool away = (fx < fy) == (fx > 0);
+  return B::Make(static_cast<typename B::U>(away ? b + 1 : b - 1));
+}
+
 struct Spacing {
   static constexpr bool kNativeHalf = true;
   template <class T>
@@ -274,8 +301,13 @@ struct Spacing {
         r = 1;
       }
       return HalfFromBits(r);
-    } else if constexpr (std::is_same_v<T, bfloat16>) {
-      return T(Call(static_cast<float>(a)));
+    } else if constexpr (kIsMlFloat<T>) {
+      // The gap to the next value away from zero (NaN past the largest).
+      using B = MlBits<T>;
+      const float f = static_cast<float>(a);
+      if (!std::isfinite(f)) return T(std::numeric_limits<float>::quiet_NaN());
+      const float next = static_cast<float>(B::Make(static_cast<typename B::U>(B::Get(a) + 1)));
+      return T(next - f);
     } else {
       if (std::isinf(a)) return std::numeric_limits<T>::quiet_NaN();
       if (a == 0) return std::numeric_limits<T>::denorm_min();
@@ -302,8 +334,8 @@ struct Nextafter {
         toward_zero = !(hy & 0x8000u) || (hx & 0x7fffu) > (hy & 0x7fffu);
       }
       return HalfFromBits(static_cast<uint16_t>(toward_zero ? hx - 1 : hx + 1));
-    } else if constexpr (std::is_same_v<T, bfloat16>) {
-      return T(std::nextafter(static_cast<float>(x), static_cast<float>(y)));
+    } else if constexpr (kIsMlFloat<T>) {
+      return MlNextafter(x, y);
     } else {
       return std::nextafter(x, y);
     }
@@ -319,8 +351,12 @@ struct Hypot {
   static T Call(T a, T b) { return std::hypot(a, b); }
 };
 struct Copysign {
+  static constexpr bool kNativeMl = true;
   template <class T>
-  static T Call(T a, T b) { return std::copysign(a, b); }
+  static T Call(T a, T b) {
+    if constexpr (kIsMlFloat<T>) return MlCopySign(a, b);
+    else return std::copysign(a, b);
+  }
 };
 struct Heaviside {
   template <class T>

@@ -110,7 +110,8 @@ inline bool CGe(C x, C y) { return CLe(y, x); }
 // ---------------------------------------------------------------- arithmetic
 
 // Reductions: kHalfReduceInFloat keeps a half-precision reduction's
-// running value in float (NumPy's HALF add/subtract/multiply/divide loops).
+// running value in float (NumPy's HALF add/subtract/multiply/divide loops);
+// the ml_dtypes types round every step, as ml_dtypes' loops do.
 // (Which types reduce in NumPy's pairwise order is the table's `pairwise`.)
 struct Add {
   static constexpr bool kHalfReduceInFloat = true;
@@ -386,9 +387,13 @@ inline T LesserOf(T a, T b) {
 }
 
 struct Maximum {
+  static constexpr bool kNativeMl = true;
   template <class T>
   static T Call(T a, T b) {
-    if constexpr (std::is_same_v<T, bool>) return a || b;
+    if constexpr (kIsMlFloat<T>) {  // ml_dtypes' rule: one operand, unchanged
+      const float x = static_cast<float>(a), y = static_cast<float>(b);
+      return std::isnan(x) || x > y ? a : b;
+    } else if constexpr (std::is_same_v<T, bool>) return a || b;
     else if constexpr (kIsComplex<T>) return (IsNaN(a) || CGe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
     else return std::isnan(b) ? b : GreaterOf(a, b);  // see above
@@ -396,9 +401,13 @@ struct Maximum {
 };
 
 struct Minimum {
+  static constexpr bool kNativeMl = true;
   template <class T>
   static T Call(T a, T b) {
-    if constexpr (std::is_same_v<T, bool>) return a && b;
+    if constexpr (kIsMlFloat<T>) {  // ml_dtypes' rule: one operand, unchanged
+      const float x = static_cast<float>(a), y = static_cast<float>(b);
+      return std::isnan(x) || x < y ? a : b;
+    } else if constexpr (std::is_same_v<T, bool>) return a && b;
     else if constexpr (kIsComplex<T>) return (IsNaN(a) || CLe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
     else return std::isnan(b) ? b : LesserOf(a, b);  // see above
@@ -406,9 +415,13 @@ struct Minimum {
 };
 
 struct Fmax {
+  static constexpr bool kNativeMl = true;
   template <class T>
   static T Call(T a, T b) {
-    if constexpr (std::is_same_v<T, bool>) return a || b;
+    if constexpr (kIsMlFloat<T>) {  // ml_dtypes' rule: one operand, unchanged
+      const float x = static_cast<float>(a), y = static_cast<float>(b);
+      return std::isnan(y) || x > y ? a : b;
+    } else if constexpr (std::is_same_v<T, bool>) return a || b;
     else if constexpr (kIsComplex<T>) return (IsNaN(b) || CGe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
     else return std::isnan(a) ? b : GreaterOf(a, b);  // see above
@@ -416,9 +429,13 @@ struct Fmax {
 };
 
 struct Fmin {
+  static constexpr bool kNativeMl = true;
   template <class T>
   static T Call(T a, T b) {
-    if constexpr (std::is_same_v<T, bool>) return a && b;
+    if constexpr (kIsMlFloat<T>) {  // ml_dtypes' rule: one operand, unchanged
+      const float x = static_cast<float>(a), y = static_cast<float>(b);
+      return std::isnan(y) || x < y ? a : b;
+    } else if constexpr (std::is_same_v<T, bool>) return a && b;
     else if constexpr (kIsComplex<T>) return (IsNaN(b) || CLe(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
     else return std::isnan(a) ? b : LesserOf(a, b);  // see above

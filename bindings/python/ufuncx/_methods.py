@@ -10,6 +10,7 @@ import operator
 import numpy as np
 
 from . import _core, _override, _subclass
+from ._dtypes import numeric
 
 _NoValue = np._NoValue  # NumPy's "not given" sentinel, so callers may pass it on
 
@@ -19,10 +20,10 @@ def _operand(array, ufunc):
     a = np.asarray(array)
     if not a.dtype.isnative:
         a = a.astype(a.dtype.newbyteorder("="))
-    if a.dtype.kind not in "biufc" and ufunc._logical:
+    if not numeric(a.dtype) and ufunc._logical:
         # The logical ufuncs take whatever casts to bool (strings, void).
         return a.astype(bool)
-    if a.dtype.kind not in "biufc":
+    if not numeric(a.dtype):
         raise TypeError(f"ufunc '{name}' not supported for the input types, and the inputs could "
                         f"not be safely coerced to any supported types according to the casting "
                         f"rule ''safe'' (input types: {a.dtype!r})")
@@ -94,7 +95,7 @@ def _overridden(self, name, args, kwargs):
 def reduce(self, array, *args, **kwargs):
     """numpy.ufunc.reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=<no
     value>, where=True): reduce array's dimension(s) by applying the ufunc along them."""
-    if (type(array) is np.ndarray and not args and not kwargs and array.dtype.kind in "biufc"
+    if (type(array) is np.ndarray and not args and not kwargs and numeric(array.dtype)
             and array.dtype.isnative):
         # The common call, a plain array along axis 0, straight to the core.
         self._check_binary("reduce")
@@ -179,7 +180,7 @@ def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
     self._check_binary("reduce")
     if (type(array) is np.ndarray and type(axis) is int and -2**31 <= axis < 2**31
             and dtype is None and out is None
-            and where is True and initial is _NoValue and not _keep and array.dtype.kind in "biufc"
+            and where is True and initial is _NoValue and not _keep and numeric(array.dtype)
             and array.dtype.isnative):
         # The common call, without the normalisations below.
         return _core._reduce(self, array, (axis,), None, None, bool(keepdims), False, None, None)

@@ -9,8 +9,10 @@
 
 namespace ufuncx {
 
-// Order matters: it is the order NumPy lists loops in, with bfloat16 placed
-// between float16 and float32 (bfloat16 is not a NumPy type).
+// Order matters: it is the order NumPy lists loops in, with the ml_dtypes
+// types (not NumPy types) placed where promotion needs them: the float8s
+// after the integers, bfloat16 between float16 and float32. Promotion picks
+// the first type in this order that both operands cast to safely.
 enum class DType : uint8_t {
   kBool,
   kInt8,
@@ -21,6 +23,8 @@ enum class DType : uint8_t {
   kUInt32,
   kInt64,
   kUInt64,
+  kFloat8E4M3FN,
+  kFloat8E5M2,
   kFloat16,
   kBFloat16,
   kFloat32,
@@ -30,7 +34,7 @@ enum class DType : uint8_t {
   kComplex128,
   kCLongDouble,
 };
-inline constexpr int kNumDTypes = 17;
+inline constexpr int kNumDTypes = 19;
 
 enum class Kind : uint8_t { kBool, kUnsigned, kSigned, kFloat, kComplex };
 
@@ -39,7 +43,7 @@ enum class Casting : uint8_t { kNo, kEquiv, kSafe, kSameKind, kUnsafe };
 struct DTypeInfo {
   DType dtype;
   const char* name;  // NumPy's name: "float32"
-  char chr;          // NumPy's type char: 'f'; bfloat16 uses 'E'
+  char chr;          // NumPy's type char: 'f'; ml_dtypes' are 'E', '4', '5'
   Kind kind;
   size_t itemsize;
   size_t alignment;
@@ -49,7 +53,7 @@ const DTypeInfo& Info(DType t);
 // (inline: every call asks; dtype_test ties it to Info(t).itemsize)
 inline size_t ItemSize(DType t) {
   static constexpr size_t kSizes[kNumDTypes] = {
-      1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8, sizeof(long double), 8, 16, 2 * sizeof(long double)};
+      1, 1, 1, 2, 2, 4, 4, 8, 8, 1, 1, 2, 2, 4, 8, sizeof(long double), 8, 16, 2 * sizeof(long double)};
   return kSizes[static_cast<size_t>(t)];
 }
 inline const char* Name(DType t) { return Info(t).name; }
@@ -57,6 +61,10 @@ inline char TypeChar(DType t) { return Info(t).chr; }
 inline Kind KindOf(DType t) { return Info(t).kind; }
 inline bool IsInteger(DType t) {
   return KindOf(t) == Kind::kSigned || KindOf(t) == Kind::kUnsigned;
+}
+// The types ml_dtypes adds to NumPy (bfloat16, float8_e4m3fn, float8_e5m2).
+inline bool IsMlDType(DType t) {
+  return t == DType::kBFloat16 || t == DType::kFloat8E4M3FN || t == DType::kFloat8E5M2;
 }
 inline bool IsInexact(DType t) {
   return KindOf(t) == Kind::kFloat || KindOf(t) == Kind::kComplex;

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "ufuncx/dtype.h"
+#include "ufuncx/float8.h"
 
 namespace ufuncx {
 
@@ -31,15 +32,48 @@ inline constexpr bool kIsComplex = false;
 template <class T>
 inline constexpr bool kIsComplex<std::complex<T>> = true;
 
+// The ml_dtypes types: NumPy applies their ufunc loops element by element,
+// rounding every result (reductions included) to the type.
 template <class T>
-inline constexpr bool kIsHalf =
-    std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
+inline constexpr bool kIsMlFloat = std::is_same_v<T, bfloat16> || kIsFloat8<T>;
+// Narrow floats: stored narrow, computed in float.
+template <class T>
+inline constexpr bool kIsHalf = std::is_same_v<T, float16> || kIsMlFloat<T>;
 
 template <class T>
 inline constexpr bool kIsFloat = std::is_floating_point_v<T> || kIsHalf<T>;
 
 template <class T>
 inline constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// Bit patterns of ml_dtypes' types (bfloat16, float8), for the ops that step
+// through representable values.
+template <class T>
+struct MlBits {  // float8
+  using U = uint8_t;
+  static constexpr U kSign = 0x80;
+  static U Get(T v) { return v.bits(); }
+  static T Make(U b) { return T::FromBits(b); }
+};
+template <>
+struct MlBits<bfloat16> {
+  using U = uint16_t;
+  static constexpr U kSign = 0x8000;
+  static U Get(bfloat16 v) { return Eigen::numext::bit_cast<uint16_t>(v); }
+  static bfloat16 Make(U b) { return Eigen::numext::bit_cast<bfloat16>(b); }
+};
+// Sign-bit operations on ml_dtypes' types, which keep every other bit (NaN
+// payloads included), as ml_dtypes' own loops do.
+template <class T>
+inline T MlFlipSign(T a) {
+  using B = MlBits<T>;
+  return B::Make(static_cast<typename B::U>(B::Get(a) ^ B::kSign));
+}
+template <class T>
+inline T MlCopySign(T a, T b) {
+  using B = MlBits<T>;
+  return B::Make(static_cast<typename B::U>((B::Get(a) & ~B::kSign) | (B::Get(b) & B::kSign)));
+}
 
 template <DType D>
 struct CTypeOf;
@@ -57,6 +91,8 @@ UFX_MAP_DTYPE(kInt32, int32_t)
 UFX_MAP_DTYPE(kUInt32, uint32_t)
 UFX_MAP_DTYPE(kInt64, int64_t)
 UFX_MAP_DTYPE(kUInt64, uint64_t)
+UFX_MAP_DTYPE(kFloat8E4M3FN, float8_e4m3fn)
+UFX_MAP_DTYPE(kFloat8E5M2, float8_e5m2)
 UFX_MAP_DTYPE(kFloat16, float16)
 UFX_MAP_DTYPE(kBFloat16, bfloat16)
 UFX_MAP_DTYPE(kFloat32, float)
@@ -82,7 +118,7 @@ constexpr decltype(auto) VisitDType(DType t, F&& f) {
     return f(TypeTag<CType<DType::D>>{});
     UFX_CASE(kBool) UFX_CASE(kInt8) UFX_CASE(kUInt8) UFX_CASE(kInt16)
     UFX_CASE(kUInt16) UFX_CASE(kInt32) UFX_CASE(kUInt32) UFX_CASE(kInt64)
-    UFX_CASE(kUInt64) UFX_CASE(kFloat16) UFX_CASE(kBFloat16) UFX_CASE(kFloat32)
+    UFX_CASE(kUInt64) UFX_CASE(kFloat8E4M3FN) UFX_CASE(kFloat8E5M2) UFX_CASE(kFloat16) UFX_CASE(kBFloat16) UFX_CASE(kFloat32)
     UFX_CASE(kFloat64) UFX_CASE(kLongDouble) UFX_CASE(kComplex64)
     UFX_CASE(kComplex128) UFX_CASE(kCLongDouble)
 #undef UFX_CASE
@@ -187,6 +223,8 @@ inline To Convert(From v) {
     return v != From(0);
   } else if constexpr (kIsComplex<To>) {
     return To(Convert<typename To::value_type>(v), 0);
+  } else if constexpr (kIsFloat8<To>) {
+    return To(static_cast<double>(v));  // one rounding from double
   } else if constexpr (kIsHalf<To>) {
     To h;
     if constexpr (std::is_same_v<From, double> ||
