@@ -23,6 +23,9 @@ DType SelectorDType(pyb::handle obj) {
       PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(o), &PyArrayDescr_Type)) {
     return DTypeFromObject(obj.attr("type"));  // a dtype class: its scalar type
   }
+  if (DType t; PyUnicode_Check(o) && TryParseDType(obj.cast<std::string>(), &t) && IsMlDType(t)) {
+    return DTypeFromObject(obj);  // "bfloat16": says so when ml_dtypes is missing
+  }
   PyArray_Descr* descr = nullptr;
   if (!PyArray_DescrConverter(o, &descr)) throw pyb::error_already_set();
   const bool swapped = !PyArray_ISNBO(descr->byteorder);

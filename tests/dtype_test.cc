@@ -4,6 +4,7 @@
 
 #include "ufuncx/dtype.h"
 #include "ufuncx/error.h"
+#include "ufuncx/scalar.h"
 
 namespace ufuncx {
 namespace {
@@ -53,10 +54,9 @@ TEST(DType, Promotion) {
   }
 }
 
-// bfloat16 has no NumPy type code, so the Python test that ties the
-// generator's cast table (tools/ufuncgen/table.py) to this one leaves it
-// out; its row and column are checked here, as both tables state them:
-// safe from bool and 8-bit ints, safe to float32 and wider and to complex.
+// bfloat16's row and column, as ml_dtypes states them (the Python tests
+// compare every ml_dtypes pair with ml_dtypes itself): safe from bool and
+// 8-bit ints, safe to float32 and wider and to complex.
 TEST(DType, BFloat16SafeCasts) {
   const DType all[] = {DType::kBool,    DType::kInt8,     DType::kUInt8,      DType::kInt16,
                        DType::kUInt16,  DType::kInt32,    DType::kUInt32,     DType::kInt64,
@@ -70,6 +70,53 @@ TEST(DType, BFloat16SafeCasts) {
     EXPECT_EQ(CanCast(t, DType::kBFloat16, Casting::kSafe), from) << Name(t);
     EXPECT_EQ(CanCast(DType::kBFloat16, t, Casting::kSafe), to) << Name(t);
   }
+}
+
+TEST(DType, Float8PromotionAsMlDtypes) {
+  EXPECT_EQ(PromoteTypes(DType::kFloat8E4M3FN, DType::kFloat8E5M2), DType::kFloat32);
+  EXPECT_EQ(PromoteTypes(DType::kFloat8E5M2, DType::kBFloat16), DType::kBFloat16);
+  EXPECT_EQ(PromoteTypes(DType::kFloat8E4M3FN, DType::kFloat16), DType::kFloat32);
+  EXPECT_EQ(PromoteTypes(DType::kInt8, DType::kFloat8E4M3FN), DType::kFloat8E4M3FN);
+  EXPECT_EQ(PromoteTypes(DType::kInt16, DType::kFloat8E5M2), DType::kFloat32);
+  EXPECT_EQ(PromoteTypes(DType::kInt8, DType::kUInt8), DType::kInt16);  // not a float8
+  EXPECT_EQ(ComplexOf(DType::kFloat8E5M2), DType::kComplex64);
+  EXPECT_EQ(ParseDType("float8_e4m3fn"), DType::kFloat8E4M3FN);
+  EXPECT_EQ(FromTypeChar('5'), DType::kFloat8E5M2);
+}
+
+template <class F>
+void ExpectRoundTrips() {
+  for (int b = 0; b < 256; ++b) {
+    const F f = F::FromBits(static_cast<uint8_t>(b));
+    const float x = static_cast<float>(f);
+    if (F::IsNaNBits(static_cast<uint8_t>(b))) {
+      EXPECT_TRUE(std::isnan(x)) << b;
+      EXPECT_EQ(F(x).bits() & 0x80, b & 0x80) << b;  // NaN keeps its sign
+    } else {
+      EXPECT_EQ(F(x).bits(), b) << b;
+      EXPECT_EQ(F(static_cast<double>(x)).bits(), b) << b;
+    }
+  }
+}
+
+TEST(DType, Float8EncodesAsMlDtypes) {
+  ExpectRoundTrips<float8_e4m3fn>();
+  ExpectRoundTrips<float8_e5m2>();
+  // e4m3fn: max 448; ties to even; past the top is NaN (no infinity)
+  EXPECT_EQ(float8_e4m3fn(448.0).bits(), 0x7e);
+  EXPECT_EQ(float8_e4m3fn(464.0).bits(), 0x7e);
+  EXPECT_EQ(float8_e4m3fn(465.0).bits(), 0x7f);
+  EXPECT_EQ(float8_e4m3fn(-1e9).bits(), 0xff);
+  EXPECT_EQ(float8_e4m3fn(std::ldexp(1.5, -9)).bits(), 0x02);  // subnormal tie to even
+  EXPECT_EQ(float8_e4m3fn(std::ldexp(1.0, -10)).bits(), 0x00);
+  // e5m2: max 57344, then infinity
+  EXPECT_EQ(float8_e5m2(57344.0).bits(), 0x7b);
+  EXPECT_EQ(float8_e5m2(61440.0).bits(), 0x7c);
+  EXPECT_EQ(float8_e5m2(-HUGE_VAL).bits(), 0xfc);
+  EXPECT_EQ(float8_e5m2(std::nan("")).bits(), 0x7e);
+  // one rounding from double: 1 + 2^-4 + 2^-30 rounds up, through float it would not
+  EXPECT_EQ(float8_e4m3fn(1.0 + 0.0625 + std::ldexp(1.0, -30)).bits(), 0x39);
+  EXPECT_EQ((Convert<float8_e4m3fn>(1.0 + 0.0625 + std::ldexp(1.0, -30))).bits(), 0x39);
 }
 
 TEST(DType, Casting) {

@@ -40,6 +40,8 @@ ufx_install_oracles() {
   local missing=()
   "$PYTHON" -c "import torch" >/dev/null 2>&1 || missing+=(torch==2.13.0)
   "$PYTHON" -c "import jax, jaxlib" >/dev/null 2>&1 || missing+=(jax jaxlib)
+  # ml_dtypes: bfloat16/float8 (optional for users; its loops are the oracle)
+  "$PYTHON" -c "import ml_dtypes" >/dev/null 2>&1 || missing+=(ml_dtypes)
   # The array libraries whose __array_ufunc__ the protocol tests call.
   "$PYTHON" -c "import dask.array, distributed" >/dev/null 2>&1 || missing+=("dask[array]" distributed)
   "$PYTHON" -c "import xarray, pandas" >/dev/null 2>&1 || missing+=(xarray pandas)

@@ -225,16 +225,25 @@ void Ufunc::RunReduce(const ReducePlan& plan, const ArrayView& a, const ArrayVie
     throw ValueError("reduction operation '" + name_ +
                      "' is not reorderable, so at most one axis may be specified");
   }
-  const bool use_identity = identity_.has() && !opt.no_initial;
+  int64_t count = 1;
+  for (int d = 0; d < nd; ++d) {
+    if (reduced[static_cast<size_t>(d)]) count *= a.shape[static_cast<size_t>(d)];
+  }
+  bool use_identity = identity_.has() && !opt.no_initial;
+  if (use_identity && IsMlDType(loop.types[0])) {
+    // NumPy runs ml_dtypes' (user-dtype) loops from the first element of a
+    // non-empty reduction, and an identity the type cannot hold (-inf in
+    // float8_e4m3fn) is none.
+    const bool unrepresentable = identity_.kind == Identity::Kind::kFloat &&
+                                 std::isinf(identity_.value) &&
+                                 loop.types[0] == DType::kFloat8E4M3FN;
+    if (unrepresentable || (count > 0 && !opt.where)) use_identity = false;
+  }
   const bool has_initial = opt.initial || use_identity;
   if (opt.where && !has_initial) {
     throw ValueError("reduction operation '" + name_ +
                      "' does not have an identity, so to use a where mask one has to specify "
                      "'initial'");
-  }
-  int64_t count = 1;
-  for (int d = 0; d < nd; ++d) {
-    if (reduced[static_cast<size_t>(d)]) count *= a.shape[static_cast<size_t>(d)];
   }
   const Shape& rshape = plan.shape;
   if (count == 0 && !has_initial) {

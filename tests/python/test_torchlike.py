@@ -1,5 +1,7 @@
 """ufuncx.torchlike against PyTorch (CPU) itself: values, dtypes and error
 classes; and the examples of the torch docs (seed 003)."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -409,9 +411,16 @@ def test_torch_tensor_storage_kinds_and_autograd():
     with torch.no_grad():
         assert tl.index_put_(leaf, (torch.tensor([0]),), torch.tensor(1.)) is leaf
     assert leaf.tolist() == [1, 0, 0]
-    with pytest.raises(TypeError, match="bfloat16"):
-        tl.scatter_add_(torch.zeros(3, dtype=torch.bfloat16), 0, torch.tensor([0]),
-                        torch.ones(1, dtype=torch.bfloat16))
+    # bfloat16 through ml_dtypes' type, in place (test_ml_dtypes.py has torch's
+    # arithmetic); a dtype neither NumPy nor ml_dtypes has is a TypeError
+    b = torch.zeros(3, dtype=torch.bfloat16)
+    assert tl.scatter_add_(b, 0, torch.tensor([0]), torch.ones(1, dtype=torch.bfloat16)) is b
+    assert b.tolist() == [1, 0, 0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch: "ComplexHalf support is experimental"
+        half_complex = torch.zeros(3, dtype=torch.complex32)
+    with pytest.raises(TypeError, match="complex32 tensor has no NumPy view"):
+        tl.scatter_add_(half_complex, 0, torch.tensor([0]), half_complex[:1])
 
 
 def test_rest_of_family_hostile_inputs():

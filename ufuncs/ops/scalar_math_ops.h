@@ -302,12 +302,15 @@ struct Spacing {
       }
       return HalfFromBits(r);
     } else if constexpr (kIsMlFloat<T>) {
-      // The gap to the next value away from zero (NaN past the largest).
-      using B = MlBits<T>;
+      // ml_dtypes' rule: nextafter(x, +-inf) - x, with the sign of x; the
+      // largest float8_e4m3fn (which has no infinity) gives NaN.
       const float f = static_cast<float>(a);
-      if (!std::isfinite(f)) return T(std::numeric_limits<float>::quiet_NaN());
-      const float next = static_cast<float>(B::Make(static_cast<typename B::U>(B::Get(a) + 1)));
-      return T(next - f);
+      constexpr bool kHasInf = !std::is_same_v<T, float8_e4m3fn>;
+      if constexpr (!kHasInf) {
+        if (std::fabs(f) == 448.0f) return MlCopySign(T(std::numeric_limits<float>::quiet_NaN()), a);
+      }
+      const T away = MlCopySign(T(kHasInf ? std::numeric_limits<float>::infinity() : 448.0f), a);
+      return T(static_cast<float>(MlNextafter(a, away)) - f);
     } else {
       if (std::isinf(a)) return std::numeric_limits<T>::quiet_NaN();
       if (a == 0) return std::numeric_limits<T>::denorm_min();

@@ -53,10 +53,15 @@ def _as_1d(self, dim, *others):
                                         else o for o in others)
 
 
+# torch's reduced floating types (at::opmath_type is float32 for them)
+_REDUCED = frozenset({"float16", "bfloat16"})
+
+
 def _half_in_float(self, src, run):
-    """torch's float16 scatter_, scatter_add_ and scatter_reduce_ combine
-    in float32 and round once into self; run(target, src) does the work."""
-    if self.dtype != np.float16 or src.dtype != np.float16:
+    """torch's float16 and bfloat16 scatter_, scatter_add_ and
+    scatter_reduce_ combine in float32 and round once into self;
+    run(target, src) does the work."""
+    if self.dtype.name not in _REDUCED or src.dtype != self.dtype:
         return run(self, src)
     wide = self.astype(np.float32)
     run(wide, src.astype(np.float32))
@@ -120,7 +125,7 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
     if not isinstance(src, np.ndarray):
         raise TypeError("scatter_reduce_(): src must be an array")
     target, dim, index, src = _as_1d(self, dim, np.asarray(index), src)
-    if reduce == "mean" and target.dtype == np.float16 and src.dtype == np.float16:
+    if reduce == "mean" and target.dtype.name in _REDUCED and src.dtype == target.dtype:
         _half_mean(target, dim, index, src, bool(include_self))
         return self
     _half_in_float(target, src, lambda t, s: _core._torch_scatter_reduce(
@@ -129,7 +134,7 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
 
 
 def _half_mean(self, dim, index, src, include_self):
-    """torch's float16 mean: the sum in float32 rounded to float16, then
+    """torch's float16 (bfloat16) mean: the sum in float32 rounded to the type, then
     divided by the count (include_self counts self) and rounded again."""
     total = self.astype(np.float32)
     _core._torch_scatter_reduce(total, dim, index, src.astype(np.float32), "sum", include_self)
@@ -137,7 +142,7 @@ def _half_mean(self, dim, index, src, include_self):
     _core._torch_scatter_reduce(count, dim, index, np.ones(src.shape, np.float32), "sum", False)
     hit = count > 0
     count += include_self
-    mean = (total.astype(np.float16).astype(np.float32) / np.maximum(count, 1)).astype(np.float16)
+    mean = (total.astype(self.dtype).astype(np.float32) / np.maximum(count, 1)).astype(self.dtype)
     np.copyto(self, mean, where=hit)
 
 
@@ -203,7 +208,8 @@ def index_put_(self, indices, values, accumulate=False):
 
 # torch's names of dtypes, for its messages
 _TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-                "uint8": "Byte", "bool": "Bool", "float16": "Half", "float32": "Float",
+                "uint8": "Byte", "bool": "Bool", "float16": "Half", "bfloat16": "BFloat16",
+                "float8_e4m3fn": "Float8_e4m3fn", "float8_e5m2": "Float8_e5m2", "float32": "Float",
                 "float64": "Double", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
@@ -444,10 +450,34 @@ def _as_array(x):
             raise TypeError("ufuncx.torchlike does not record autograd: a tensor that requires "
                             "grad is taken only under torch.no_grad()")
         x = x.detach()
+    ml = _ML_TENSOR_DTYPES.get(str(x.dtype))
+    if ml is not None:  # a view of the bits, typed as ml_dtypes' type
+        try:
+            import ml_dtypes
+        except ImportError:
+            raise TypeError(f"ufuncx.torchlike: a {x.dtype} tensor needs the ml_dtypes package "
+                            f"(pip install ml_dtypes)") from None
+        import torch
+        bits = torch.int16 if ml == "bfloat16" else torch.uint8
+        return x.view(bits).numpy().view(getattr(ml_dtypes, ml))
     try:
         return x.numpy()
-    except TypeError as e:  # (bfloat16 and other dtypes NumPy lacks)
+    except TypeError as e:  # (dtypes neither NumPy nor ml_dtypes has)
         raise TypeError(f"ufuncx.torchlike: a {x.dtype} tensor has no NumPy view ({e})") from None
+
+
+# torch dtypes that are ml_dtypes types, and back
+_ML_TENSOR_DTYPES = {"torch.bfloat16": "bfloat16", "torch.float8_e4m3fn": "float8_e4m3fn",
+                     "torch.float8_e5m2": "float8_e5m2"}
+
+
+def _as_tensor(array):
+    """A numpy array as the torch tensor sharing its memory."""
+    import torch
+    if array.dtype.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        bits = np.int16 if array.dtype.itemsize == 2 else np.uint8
+        return torch.from_numpy(array.view(bits)).view(getattr(torch, array.dtype.name))
+    return torch.from_numpy(array)
 
 
 def _tensors_too(fn):
@@ -462,8 +492,7 @@ def _tensors_too(fn):
             return result
         if result is array:  # in place: the tensor itself
             return self
-        import torch
-        return torch.from_numpy(result)
+        return _as_tensor(result)
     return call
 
 
