@@ -121,6 +121,32 @@ def test_apply_as_jax(form, name, rng):
         ux.at(x)[index].apply(ux.add)
 
 
+def test_apply_repeats_per_selection_and_takes_any_callable():
+    x = np.array([1.5, 2.0, 3.0, 4.0])
+    index = np.array([1, 1, 3, 1])
+    want = np.asarray(jnp.asarray(x).at[index].apply(jnp.square))
+    np.testing.assert_array_equal(ux.at(x)[index].apply(ux.square), want, strict=True)
+    np.testing.assert_array_equal(ux.at(x)[index].apply(lambda v: v * v), want, strict=True)
+
+
+@pytest.mark.parametrize("name", ["negative", "square", "sqrt", "absolute"])  # (XLA's exp differs from NumPy's by an ulp)
+def test_scatter_unary_combiner_is_lax_scatter_apply(name, rng):
+    from jax import lax
+    x = np.abs(rng.standard_normal((6, 4))) + 0.5
+    idx = np.array([[0], [4], [0], [5], [9]])  # a repeat, and one out of bounds
+    dn = lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,),
+                                     scatter_dims_to_operand_dims=(0,))
+    want = lax.scatter_apply(jnp.asarray(x), jnp.asarray(idx), getattr(jnp, name), dn,
+                             update_shape=(5, 4), mode="drop")
+    got = ux.scatter(x, idx, None, update_window_dims=(1,), inserted_window_dims=(0,),
+                     scatter_dims_to_operand_dims=(0,), index_vector_dim=1,
+                     combiner=getattr(ux, name), mode="drop", update_shape=(5, 4))
+    np.testing.assert_array_equal(got, np.asarray(want), strict=True)
+    with pytest.raises(TypeError, match="update_shape"):
+        ux.scatter(x, idx, None, update_window_dims=(1,), inserted_window_dims=(0,),
+                   scatter_dims_to_operand_dims=(0,), index_vector_dim=1, combiner=ux.add)
+
+
 def test_selection_memory_follows_the_selection_not_the_array():
     huge = np.broadcast_to(np.float32(1), (100_000, 100_000))  # 4e10 elements, no memory
     assert ux.at(huge)[5, 7].get() == 1

@@ -18,6 +18,7 @@ maximum of unsigned ones, True for bool).
 """
 import numpy as np
 
+from . import _core
 from ._scatter import scatter
 
 _SCATTER_MODES = ("drop", "clip", "promise_in_bounds", "fill")
@@ -187,6 +188,14 @@ class _IndexUpdate:
         x = self.array
         pos = _selection(x.shape, self.index, "clip" if mode == "clip" else "drop")
         pos = pos[pos >= 0]
+        if isinstance(func, _core.ufunc):
+            # A ufuncx ufunc goes to the planner as a unary combiner
+            # (scatter_apply): once per selection, in order.
+            return scatter(x.reshape(-1), pos.reshape(-1, 1), None, update_window_dims=(),
+                           inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,),
+                           index_vector_dim=1, combiner=func, mode="skip",
+                           update_shape=(pos.size,)).reshape(x.shape)
+        # Any other unary callable runs on NumPy arrays:
         flat = x.reshape(-1).copy()
         # An element selected k times gets func k times: one pass per
         # multiplicity level, each a set-scatter of distinct positions.

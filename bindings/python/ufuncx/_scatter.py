@@ -10,10 +10,17 @@ _MODES = {"skip": "skip", "skip_window": "skip_window", "drop": "skip_window",
 def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_window_dims,
             scatter_dims_to_operand_dims, index_vector_dim, input_batching_dims=(),
             scatter_indices_batching_dims=(), combiner=None, indices_are_sorted=False,
-            unique_indices=False, mode="skip", plan="auto", threads=2, return_plan=False):
+            unique_indices=False, mode="skip", plan="auto", threads=2, return_plan=False,
+            update_shape=None):
     """StableHLO `scatter`, functional: returns new arrays (a tuple when
     `operands` is a tuple). `combiner` is a ufuncx ufunc (or its name) with
     nin = 2N and nout = N, called as (current..., update...); None replaces.
+
+    A unary combiner (nin = nout = N, such as ufuncx.negative) is
+    lax.scatter_apply: it is applied to each selected element, once per
+    time it is selected, in update order. The updates then only give the
+    shape of the scatter; pass updates=None and update_shape= (JAX's
+    argument) instead.
 
     mode: "skip" drops out-of-bounds update elements (the StableHLO spec),
     "skip_window" drops a whole window with any element out (XLA/JAX "drop"),
@@ -32,14 +39,20 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
     """
     single = not isinstance(operands, (tuple, list))
     ops = [operands] if single else list(operands)
+    if isinstance(combiner, str):
+        combiner = _core.get(combiner)
+    if updates is None:
+        if combiner is None or combiner.nin != len(ops) or update_shape is None:
+            raise TypeError("updates=None needs a unary combiner (scatter_apply) and update_shape")
+        # The shape alone matters: one zero, broadcast (no memory per element).
+        updates = [np.broadcast_to(np.zeros((), np.asarray(o).dtype), tuple(update_shape))
+                   for o in ops]
     upds = [updates] if not isinstance(updates, (tuple, list)) else list(updates)
     if mode not in _MODES:
         raise ValueError(f"mode must be one of 'skip', 'skip_window', 'clip', 'raise' (got {mode!r})")
     results = [_core._copy(o) for o in ops]
     idx = np.asarray(scatter_indices)
     upds = [np.asarray(u) for u in upds]
-    if isinstance(combiner, str):
-        combiner = _core.get(combiner)
     report = _core._scatter(results, idx, upds, update_window_dims,
                             inserted_window_dims, input_batching_dims,
                             scatter_indices_batching_dims, scatter_dims_to_operand_dims,
