@@ -110,7 +110,8 @@ int64_t AxisInt(pyb::handle x) {
 }
 
 // NEP 13: whether o's type overrides ufuncs (an __array_ufunc__ other than
-// ndarray's, None included). Plain types answer without a lookup.
+// ndarray's, None included), or is a DLPack tensor ufuncx hands back in
+// kind. Plain types answer without a lookup.
 bool Overrides(PyObject* o) {
   if (PyArray_CheckExact(o) || PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyBool_Check(o) ||
       PyComplex_CheckExact(o) || o == Py_None || o == Py_Ellipsis || PyList_CheckExact(o) ||
@@ -122,7 +123,10 @@ bool Overrides(PyObject* o) {
   PyObject* m = PyObject_GetAttrString(reinterpret_cast<PyObject*>(Py_TYPE(o)), "__array_ufunc__");
   if (!m) {
     PyErr_Clear();
-    return false;
+    // A DLPack tensor (torch, JAX) takes the same path: ufuncx/_tensors.py
+    // computes on its memory and gives back a tensor.
+    return !PyArray_Check(o) &&
+           PyObject_HasAttrString(reinterpret_cast<PyObject*>(Py_TYPE(o)), "__dlpack__");
   }
   const bool other = m != ndarray_method;
   Py_DECREF(m);

@@ -7,13 +7,17 @@ them (positional outputs and method arguments become keywords, `out` a
 tuple, `sig` becomes `signature`, `out=None` and `out=...` are left out).
 Overrides are tried subclasses before superclasses, otherwise left to right,
 one per type; the first result that is not NotImplemented is the call's.
-``__array_ufunc__ = None`` refuses ufuncs altogether.
+``__array_ufunc__ = None`` refuses ufuncs altogether. Arguments that speak
+DLPack without an ``__array_ufunc__`` (torch tensors, JAX arrays) are
+computed on as arrays and given back as tensors (ufuncx/_tensors.py).
 
 The plain-ndarray paths never come here: the native call checks the exact
 types of its arguments first (module.cc), and the methods check
 ``type(x) is np.ndarray`` before anything else.
 """
 import numpy as np
+
+from . import _tensors
 
 _NDARRAY_UFUNC = np.ndarray.__array_ufunc__
 # Types that never override (checked by exact type, before any lookup).
@@ -75,6 +79,8 @@ def _dispatch(ufunc, method, inputs, kwargs):
         objs.append(kwargs["where"])
     candidates = _candidates(objs)
     if not candidates:
+        if any(_tensors.is_tensor(o) for o in objs):  # DLPack tensors: ufuncx/_tensors.py
+            return _tensors.call(ufunc, method, inputs, kwargs)
         return NO_OVERRIDE
     for obj in candidates:
         result = obj.__array_ufunc__(ufunc, method, *inputs, **kwargs)

@@ -447,7 +447,7 @@ def _as_array(x):
     if x.requires_grad:
         import torch
         if torch.is_grad_enabled():
-            raise TypeError("ufuncx.torchlike does not record autograd: a tensor that requires "
+            raise TypeError("ufuncx does not record autograd: a tensor that requires "
                             "grad is taken only under torch.no_grad()")
         x = x.detach()
     ml = _ML_TENSOR_DTYPES.get(str(x.dtype))
