@@ -153,6 +153,16 @@ class _IndexUpdate:
         if mode not in _SCATTER_MODES:
             raise ValueError(f'Unknown scatter mode "{mode}"')
         x = self.array
+        rows = self._rows(x, mode)
+        if rows is not None:
+            # One integer array on the leading axis (x.at[i] with i an
+            # array): whole rows, the planner's row plans; same order.
+            shape = rows.shape + x.shape[1:]
+            updates = np.broadcast_to(np.asarray(values), shape).astype(x.dtype, casting="unsafe")
+            return scatter(x, rows.reshape(-1, 1), updates.reshape((rows.size,) + x.shape[1:]),
+                           update_window_dims=tuple(range(1, x.ndim)),
+                           inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,),
+                           index_vector_dim=1, combiner=combiner, mode="skip")
         pos = _selection(x.shape, self.index, "clip" if mode == "clip" else "drop")
         updates = np.broadcast_to(np.asarray(values), pos.shape)
         keep = pos >= 0
@@ -162,6 +172,19 @@ class _IndexUpdate:
                        scatter_dims_to_operand_dims=(0,), index_vector_dim=1,
                        combiner=combiner, mode="skip")
         return flat.reshape(x.shape)
+
+    def _rows(self, x, mode):
+        """The row numbers when the index is one integer array (negative
+        ones counted from the end; out of bounds ones left out of bounds,
+        which the scatter drops, or clipped), else None."""
+        i = self.index
+        if type(i) is not np.ndarray or x.ndim == 0 or i.dtype.kind not in "iu" or (
+                i.dtype.kind == "u" and i.dtype.itemsize == 8):
+            return None
+        n = x.shape[0]
+        rows = i.astype(np.int64)
+        rows = np.where(rows < 0, rows + n, rows)
+        return np.clip(rows, 0, max(n - 1, 0)) if mode == "clip" else rows
 
     def set(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
         """x with x[index] = values (a new array)."""
