@@ -68,7 +68,12 @@ class LoopRecord:
         self.op = op_name(entry, gi, group)
         self.simd = None
         self.simd_reduce = None  # "ReduceLanes" or "ReducePairwise"
+        self.bf16 = False  # a bfloat16 loop over the float32 vector body
         for si, s in enumerate(group.simd):
+            if (self.ins[0] == "E" and "f" in s.types and s.op in BF16_SIMD_OPS
+                    and self.simd_capable() and self.outs == "E"):
+                self.simd, self.bf16 = simd_op_name(entry, gi, si, s), True
+                continue
             if self.ins[0] in s.types and self.simd_capable():
                 self.simd = simd_op_name(entry, gi, si, s)
                 if self.ins[0] in s.reduce and self.indexed_args():
@@ -86,6 +91,8 @@ class LoopRecord:
         return all(c == t for c in self.outs) or self.outs == "?"
 
     def simd_driver(self):
+        if self.bf16:
+            return f"MapBf16_{self.entry.nin}<s::{self.simd}>"
         kind = "Pred" if self.outs == "?" else "Map"
         return f"{kind}{self.entry.nin}<s::{self.simd}, {LANE[self.ins[0]]}>"
 
@@ -101,6 +108,8 @@ class LoopRecord:
         (not the mask bodies of bool outputs)."""
         if self.entry.nin != 2 or self.outs == "?" or not self.indexed_args():
             return None
+        if self.bf16:
+            return f"RowsBf16_2<s::{self.simd}>"
         return f"Rows2<s::{self.simd}, {LANE[self.ins[0]]}>"
 
     def simd_reduce_driver(self):
@@ -124,6 +133,13 @@ class LoopRecord:
     def scalar_args(self):
         types = ", ".join(CTYPE[c] for c in self.ins + self.outs)
         return f"ops::{self.op}, {self.entry.nin}, {types}"
+
+
+# Vector ops whose float32 result is exact IEEE arithmetic: their bfloat16
+# loops run the float32 body between a widening and one rounding
+# (MapBf16_*, RowsBf16_2), bit-identical to the scalar loop. (Highway's
+# exp or max/min differ from ml_dtypes' in an ulp or in signed zeros.)
+BF16_SIMD_OPS = frozenset({"Add", "Subtract", "Multiply", "Divide", "Sqrt"})
 
 
 def op_name(entry, gi, group):

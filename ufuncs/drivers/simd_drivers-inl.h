@@ -14,6 +14,7 @@
 #include <hwy/highway.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "simd/hwy_shim-inl.h"
 #include "ufuncx/loop.h"
@@ -151,6 +152,127 @@ int Rows2(const LoopContext&, char* const* args, const int64_t* dims, const int6
     if (i < len) {
       const size_t c = len - i;
       StoreTail(d, op(d, LoadTail(d, o + i, c), LoadTail(d, b + i, c)), o + i, c);
+    }
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------- bfloat16
+// bfloat16 loops over a float32 vector body: lanes widen exactly (the
+// bits shifted up), the op runs in float32, and each result rounds once to
+// nearest even, NaN kept quiet with its sign - the rounding Eigen and
+// ml_dtypes use. Written on integer lanes so every Highway version gives
+// the same bits. Only ops whose float32 result is exact IEEE (add,
+// subtract, multiply, divide, sqrt) take these bodies: the result is then
+// bit-identical to the scalar loop and to ml_dtypes'.
+
+template <class DF>
+using Bf16Tag = hn::Rebind<uint16_t, DF>;
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> WidenBf16(DF df, hn::VFromD<Bf16Tag<DF>> h) {
+  const hn::RebindToUnsigned<DF> du;
+  return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du, h)));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<Bf16Tag<DF>> NarrowBf16(DF df, hn::VFromD<DF> v) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  const auto bits = hn::BitCast(du, v);
+  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+  const auto rounded = hn::Add(bits, hn::Add(hn::Set(du, 0x7fffu), lsb));
+  const auto nan = hn::Or(hn::And(bits, hn::Set(du, 0x80000000u)), hn::Set(du, 0x7fc00000u));
+  const auto r = hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), nan, rounded);
+  return hn::DemoteTo(Bf16Tag<DF>(), hn::BitCast(di, hn::ShiftRight<16>(r)));
+}
+
+HWY_INLINE float Bf16ToFloat(uint16_t h) {
+  const uint32_t u = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LoadBf16(DF df, const uint16_t* p, bool bcast, size_t i) {
+  return bcast ? hn::Set(df, Bf16ToFloat(*p)) : WidenBf16(df, hn::LoadU(Bf16Tag<DF>(), p + i));
+}
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LoadBf16Tail(DF df, const uint16_t* p, bool bcast, size_t i,
+                                       size_t count) {
+  return bcast ? hn::Set(df, Bf16ToFloat(*p))
+               : WidenBf16(df, LoadTail(Bf16Tag<DF>(), p + i, count));
+}
+
+// (bfloat16) -> bfloat16
+template <class Op>
+int MapBf16_1(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
+              void*) noexcept {
+  const hn::ScalableTag<float> df;
+  const Bf16Tag<decltype(df)> dh;
+  const size_t n = static_cast<size_t>(dims[0]);
+  const uint16_t* a = reinterpret_cast<const uint16_t*>(args[0]);
+  uint16_t* o = reinterpret_cast<uint16_t*>(args[1]);
+  const bool ba = steps[0] == 0;
+  const Op op;
+  StoreAll(
+      dh, o, n, false, [&](size_t i) { return NarrowBf16(df, op(df, LoadBf16(df, a, ba, i))); },
+      [&](size_t i, size_t c) { return NarrowBf16(df, op(df, LoadBf16Tail(df, a, ba, i, c))); });
+  return 0;
+}
+
+// (bfloat16, bfloat16) -> bfloat16
+template <class Op>
+int MapBf16_2(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
+              void*) noexcept {
+  const hn::ScalableTag<float> df;
+  const Bf16Tag<decltype(df)> dh;
+  const size_t n = static_cast<size_t>(dims[0]);
+  const uint16_t* a = reinterpret_cast<const uint16_t*>(args[0]);
+  const uint16_t* b = reinterpret_cast<const uint16_t*>(args[1]);
+  uint16_t* o = reinterpret_cast<uint16_t*>(args[2]);
+  const bool ba = steps[0] == 0, bb = steps[1] == 0;
+  const Op op;
+  StoreAll(
+      dh, o, n, false,
+      [&](size_t i) {
+        return NarrowBf16(df, op(df, LoadBf16(df, a, ba, i), LoadBf16(df, b, bb, i)));
+      },
+      [&](size_t i, size_t c) {
+        return NarrowBf16(df, op(df, LoadBf16Tail(df, a, ba, i, c), LoadBf16Tail(df, b, bb, i, c)));
+      });
+  return 0;
+}
+
+// The rows slot of a bfloat16 (E, E) -> E loop (see Rows2).
+template <class Op>
+int RowsBf16_2(const LoopContext&, char* const* args, const int64_t* dims, const int64_t*,
+               void*) noexcept {
+  const hn::ScalableTag<float> df;
+  const Bf16Tag<decltype(df)> dh;
+  const size_t N = hn::Lanes(df);
+  const int64_t rows = dims[0];
+  const size_t len = static_cast<size_t>(dims[1]);
+  char* const base = args[0];
+  const int64_t* dst = reinterpret_cast<const int64_t*>(args[1]);
+  const char* const upd = args[2];
+  const int64_t* src = reinterpret_cast<const int64_t*>(args[3]);
+  const Op op;
+  for (int64_t r = 0; r < rows; ++r) {
+    uint16_t* o = reinterpret_cast<uint16_t*>(base + dst[r]);
+    const uint16_t* b = reinterpret_cast<const uint16_t*>(upd + src[r]);
+    size_t i = 0;
+    for (; i + N <= len; i += N) {
+      hn::StoreU(NarrowBf16(df, op(df, LoadBf16(df, o, false, i), LoadBf16(df, b, false, i))), dh,
+                 o + i);
+    }
+    if (i < len) {
+      const size_t c = len - i;
+      StoreTail(dh,
+                NarrowBf16(df, op(df, LoadBf16Tail(df, o, false, i, c),
+                                  LoadBf16Tail(df, b, false, i, c))),
+                o + i, c);
     }
   }
   return 0;
