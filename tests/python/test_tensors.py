@@ -47,9 +47,10 @@ def test_torch_inputs_and_outputs_share_memory():
     assert got is out and storage(out) == before and out.tolist() == [6.0, 0, 0, 3.0, 0]
     got = ux.add(t, t, out=(out,), where=torch.tensor([True, False, True, True, False]))
     assert got is out and out.tolist() == [4.0, 0, 0, 2.0, 0]
-    # a new result is a tensor over the array ufuncx made (no copy back)
-    r = ux.negative(t)
-    assert np.shares_memory(r.numpy(), r.numpy()) and r.is_contiguous()
+    # a new result is a tensor over the array ufuncx made, not a copy of it:
+    # the layout NumPy's order='K' gives a transposed input is kept
+    r = ux.negative(torch.arange(12.0).reshape(3, 4).T)
+    assert r.stride() == (1, 4) and torch.equal(r, -torch.arange(12.0).reshape(3, 4).T)
     # reduce into a tensor out=
     s = torch.zeros(())
     assert ux.add.reduce(t, out=s) is s and s.item() == 3.0

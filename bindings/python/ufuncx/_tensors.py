@@ -62,7 +62,7 @@ def from_array(array, like):
     lib = _library(like)
     if lib == "torch":
         from . import torchlike
-        return torchlike._as_tensor(np.ascontiguousarray(array) if array.ndim else array)
+        return torchlike._as_tensor(array)  # (any layout ufuncx makes: positive strides)
     if lib in ("jax", "jaxlib"):
         import jax.numpy as jnp
         return jnp.asarray(array)
