@@ -293,7 +293,7 @@ PYBIND11_MODULE(_core, m) {
 
   // dynamic_attr: each object carries its own __name__ and __doc__, set by
   // get(), as numpy.ufunc objects do.
-  pyb::class_<PyUfunc>(m, "ufunc", pyb::dynamic_attr(), "A universal function like numpy.ufunc.")
+  auto ufunc_class = pyb::class_<PyUfunc>(m, "ufunc", pyb::dynamic_attr(), "A universal function like numpy.ufunc.")
       .def("__call__", &PyUfunc::Call)
       .def("_outer", &PyUfunc::Outer)
       .def("_resolve_dtypes", &PyUfunc::ResolveDtypes)
@@ -320,6 +320,7 @@ PYBIND11_MODULE(_core, m) {
       })
       .def_property_readonly("reorderable", [](const PyUfunc& f) { return f.u().reorderable(); })
       .def("__repr__", [](const PyUfunc& f) { return "<ufunc '" + f.u().name() + "'>"; });
+  InstallCallSlot(ufunc_class);
 
   m.def("_reduce", &ReduceMethod, pyb::arg("ufunc"), pyb::arg("array"), pyb::arg("axis"),
         pyb::arg("dtype"), pyb::arg("out"), pyb::arg("keepdims"), pyb::arg("has_initial"),

@@ -279,12 +279,68 @@ pyb::object PyUfunc::TryFastCall(const pyb::args& args) const {
       PyArray_Return(reinterpret_cast<PyArrayObject*>(result.release().ptr())));
 }
 
+namespace {
+// The call slot pybind11's __call__ gave the type (CPython's slot_tp_call).
+ternaryfunc g_general_call = nullptr;
+
+// The type's call slot: the fast path for positional calls, else __call__.
+// The fast path writes nothing but its new result, so when it throws
+// anything but a Python error the general path runs the call again and
+// reports the error through pybind11's translators.
+PyObject* CallSlot(PyObject* self, PyObject* args, PyObject* kwargs) {
+  auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
+  if ((kwargs == nullptr || PyDict_GET_SIZE(kwargs) == 0) && inst->simple_layout &&
+      inst->simple_value_holder[0] != nullptr) {
+    const auto* u = static_cast<const PyUfunc*>(inst->simple_value_holder[0]);
+    try {
+      if (pyb::object r = u->TryFastCall(pyb::reinterpret_borrow<pyb::args>(args))) {
+        return r.release().ptr();
+      }
+    } catch (pyb::error_already_set& e) {
+      e.restore();
+      return nullptr;
+    } catch (...) {  // (the general path raises it as Python sees it)
+      return g_general_call(self, args, kwargs);
+    }
+  }
+#if PYBIND11_VERSION_HEX >= 0x020D0000  // (try_translate_exceptions: 2.13)
+  if (inst->simple_layout && inst->simple_value_holder[0] != nullptr) {
+    const auto* u = static_cast<const PyUfunc*>(inst->simple_value_holder[0]);
+    try {
+      auto kw = kwargs ? pyb::reinterpret_borrow<pyb::kwargs>(kwargs) : pyb::kwargs();
+      return u->CallGeneral(pyb::reinterpret_borrow<pyb::args>(args), kw).release().ptr();
+    } catch (pyb::error_already_set& e) {
+      e.restore();
+      return nullptr;
+    } catch (...) {
+      pyb::detail::try_translate_exceptions();
+      return nullptr;
+    }
+  }
+#endif
+  return g_general_call(self, args, kwargs);
+}
+}  // namespace
+
+void InstallCallSlot(pyb::handle type) {
+  auto* t = reinterpret_cast<PyTypeObject*>(type.ptr());
+  if (t->tp_call == nullptr || t->tp_call == CallSlot) {
+    throw std::logic_error("InstallCallSlot: the type has no __call__ slot yet");
+  }
+  g_general_call = t->tp_call;
+  t->tp_call = CallSlot;
+}
+
 pyb::object PyUfunc::Self() const { return pyb::cast(this, pyb::return_value_policy::reference); }
 
 pyb::object PyUfunc::Call(pyb::args args, pyb::kwargs kwargs) const {
   if (!kwargs || kwargs.empty()) {
     if (pyb::object r = TryFastCall(args)) return r;
   }
+  return CallGeneral(args, kwargs);
+}
+
+pyb::object PyUfunc::CallGeneral(const pyb::args& args, const pyb::kwargs& kwargs) const {
   if (AnyOverride(args, kwargs)) {  // an argument's __array_ufunc__ (ufuncx/_override.py)
     // (kept for the life of the process: never released after Python's end)
     static const pyb::object* dispatch =

@@ -91,6 +91,8 @@ class PyUfunc {
   // ufunc(*args, **kwargs): the fast path, then NEP 13 overrides, then the
   // general call.
   pyb::object Call(pyb::args args, pyb::kwargs kwargs) const;
+  // The call after the fast path: NEP 13 overrides, then the general call.
+  pyb::object CallGeneral(const pyb::args& args, const pyb::kwargs& kwargs) const;
 
   // numpy.ufunc.outer(A, B, **kwargs): the call on core's OuterInputs.
   pyb::object Outer(pyb::args args, pyb::kwargs kwargs) const;
@@ -112,5 +114,11 @@ class PyUfunc {
  private:
   const Ufunc* u_;
 };
+
+// Makes `ufunc(...)` on objects of `type` (the pybind11 class of PyUfunc)
+// try the fast path straight from the type's call slot, before pybind11's
+// method lookup and argument conversion; every other call goes on to
+// __call__ (PyUfunc::Call) as before.
+void InstallCallSlot(pyb::handle type);
 
 }  // namespace ufuncx::py
