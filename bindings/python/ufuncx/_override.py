@@ -9,12 +9,16 @@ Overrides are tried subclasses before superclasses, otherwise left to right,
 one per type; the first result that is not NotImplemented is the call's.
 ``__array_ufunc__ = None`` refuses ufuncs altogether. Arguments that speak
 DLPack without an ``__array_ufunc__`` (torch tensors, JAX arrays) are
-computed on as arrays and given back as tensors (ufuncx/_tensors.py).
+computed on as arrays and given back as tensors (ufuncx/_tensors.py). A dask
+array's override is done by ufuncx/dask.py, with ufuncx's loops on its
+chunks, for every method.
 
 The plain-ndarray paths never come here: the native call checks the exact
 types of its arguments first (module.cc), and the methods check
 ``type(x) is np.ndarray`` before anything else.
 """
+import sys
+
 import numpy as np
 
 from . import _tensors
@@ -31,6 +35,14 @@ METHOD_ARGS = {
     "accumulate": (1, ("axis", "dtype", "out")),
     "reduceat": (2, ("axis", "dtype", "out")),
 }
+
+
+def _is_dask_array(obj):
+    """A dask array whose type keeps dask's own __array_ufunc__ (found
+    without importing dask)."""
+    core = sys.modules.get("dask.array.core")
+    return (core is not None and isinstance(obj, core.Array)
+            and type(obj).__array_ufunc__ is core.Array.__array_ufunc__)
 
 
 def _override_of(obj):
@@ -83,7 +95,11 @@ def _dispatch(ufunc, method, inputs, kwargs):
             return _tensors.call(ufunc, method, inputs, kwargs)
         return NO_OVERRIDE
     for obj in candidates:
-        result = obj.__array_ufunc__(ufunc, method, *inputs, **kwargs)
+        if _is_dask_array(obj):  # dask's own override, done with ufuncx (ufuncx/dask.py)
+            from . import dask as _dask
+            result = _dask.array_ufunc(obj, ufunc, method, *inputs, **kwargs)
+        else:
+            result = obj.__array_ufunc__(ufunc, method, *inputs, **kwargs)
         if result is not NotImplemented:
             return result
     shown = [repr(x) for x in inputs] + [f"{k}={v!r}" for k, v in kwargs.items()]

@@ -1,10 +1,20 @@
 """ufuncx.scatter: StableHLO / XLA scatter with JAX-style bounds modes."""
+import sys
+
 import numpy as np
 
 from . import _core
 
 _MODES = {"skip": "skip", "skip_window": "skip_window", "drop": "skip_window",
           "fill": "skip_window", "clip": "clip", "raise": "raise"}
+
+
+def _any_dask(*args):
+    core = sys.modules.get("dask.array.core")
+    if core is None:
+        return False
+    flat = [y for a in args for y in (a if isinstance(a, (tuple, list)) else (a,))]
+    return any(isinstance(y, core.Array) for y in flat)
 
 
 def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_window_dims,
@@ -37,6 +47,20 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
     the same result. return_plan=True also returns the name of the plan
     that ran.
     """
+    if _any_dask(operands, scatter_indices, updates):  # partitioned on dask (ufuncx/dask.py)
+        if return_plan:
+            raise ValueError("return_plan=True is not available for dask arrays: each block "
+                             "chooses its own plan")
+        from . import dask as _dask
+        return _dask.scatter(operands, scatter_indices, updates,
+                             update_window_dims=update_window_dims,
+                             inserted_window_dims=inserted_window_dims,
+                             scatter_dims_to_operand_dims=scatter_dims_to_operand_dims,
+                             index_vector_dim=index_vector_dim,
+                             input_batching_dims=input_batching_dims,
+                             scatter_indices_batching_dims=scatter_indices_batching_dims,
+                             combiner=combiner, mode=mode, plan=plan, threads=threads,
+                             update_shape=update_shape)
     single = not isinstance(operands, (tuple, list))
     ops = [operands] if single else list(operands)
     if isinstance(combiner, str):
