@@ -87,6 +87,31 @@ def test_new_binary_ufunc_every_method(kernels, rng):
         v for k, v in targets.items() if k.startswith("kernels.")}
 
 
+def test_plugin_ufunc_on_a_dask_cluster(kernels, rng):
+    # The workers are other processes: absmax pickles with its plugin's path
+    # and each worker loads the plugin when it unpickles it.
+    da = pytest.importorskip("dask.array", reason="installed by the test command")
+    distributed = pytest.importorskip("distributed")
+    a, b = rng.random((30, 8)) - 0.5, rng.random((30, 8)) - 0.5
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=40) as cluster, \
+            distributed.Client(cluster) as client:
+        x, y = da.from_array(a, chunks=(7, 4)), da.from_array(b, chunks=(7, 4))
+        assert_same(ux.absmax(x, y).compute(), absmax_ref(a, b), 0, "dask call")
+        assert_same(ux.absmax.reduce(x, axis=0).compute(), ux.absmax.reduce(a, axis=0), 0,
+                    "dask reduce")
+        t0 = np.zeros(30)
+        idx = rng.integers(0, 30, 200)
+        v = rng.random(200) - 0.5
+        want = t0.copy()
+        ux.absmax.at(want, idx, v)
+        t = da.from_array(t0, chunks=8)
+        ux.absmax.at(t, idx, v)
+        assert_same(t.compute(), want, 0, "dask at")
+        workers = client.run(ux.registry)
+        assert len(workers) == 2 and all("absmax" in names for names in workers.values())
+
+
 def test_new_unary_and_scatter_combiner(kernels):
     x = np.array([-1.0, 0.25, 0.5, 3.0, np.inf, -np.inf])
     assert_same(ux.clamp01(x), np.clip(x, 0, 1))

@@ -209,8 +209,9 @@ def _axes(axis, ndim):
     return tuple(out)
 
 
-def _reduce_chunk(ufunc, initial, x, axis=None, keepdims=True, dtype=None, weights=None,
+def _reduce_chunk(ufunc, initial, x, weights=None, axis=None, keepdims=True, dtype=None,
                   **_dask):
+    # (dask passes the where= mask's block as the weights, after the block)
     kw = {} if initial is _NO_VALUE else {"initial": initial}
     if weights is not None:
         kw["where"] = weights

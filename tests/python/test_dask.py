@@ -1,0 +1,362 @@
+"""ufuncx on dask arrays (ufuncx/dask.py), computed on a real
+dask.distributed LocalCluster of two worker processes: the ufuncs and the
+tasks' functions are pickled to the workers. The oracle is NumPy (and
+ufuncx itself on NumPy arrays, for ufuncx.scatter)."""
+import numpy as np
+import pytest
+
+import ufuncx as ux
+
+da = pytest.importorskip("dask.array", reason="installed by the test command (tools/setup.sh)")
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=40)
+    c = distributed.Client(cluster)
+    assert len(c.scheduler_info()["workers"]) == 2
+    yield c
+    c.close()
+    cluster.close()
+
+
+def same(got, want):
+    got = np.asarray(got)
+    want = np.asarray(want)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc"), (got, want)
+
+
+def ints(rng, shape, lo=-50, hi=50, dtype=np.int64):
+    return rng.integers(lo, hi, shape).astype(dtype)
+
+
+# --- elementwise --------------------------------------------------------------
+
+def test_elementwise_is_lazy_and_matches_numpy(client, rng):
+    a = rng.random((7, 9))
+    b = rng.random(9)
+    x, y = da.from_array(a, chunks=(3, 4)), da.from_array(b, chunks=4)
+    for f, args, ref in [
+        (ux.add, (x, y), np.add(a, b)),
+        (ux.multiply, (x, 2.5), np.multiply(a, 2.5)),
+        (ux.sqrt, (x,), np.sqrt(a)),
+        (ux.arctan2, (x, y), np.arctan2(a, b)),
+        (ux.less, (x, y), np.less(a, b)),
+        (ux.add, (x, np.float32(1)), np.add(a, np.float32(1))),
+    ]:
+        r = f(*args)
+        assert isinstance(r, da.Array)
+        same(r.compute(), ref)
+    # NEP 50: a Python int stays weak against a uint8 array.
+    u = np.arange(10, dtype=np.uint8)
+    same(ux.add(da.from_array(u, chunks=4), 3).compute(), np.add(u, 3))
+
+
+def test_elementwise_dtype_out_where(client, rng):
+    a, b = rng.random(10), rng.random(10)
+    x, y = da.from_array(a, chunks=3), da.from_array(b, chunks=3)
+    same(ux.add(x, y, dtype=np.float32).compute(), np.add(a, b, dtype=np.float32))
+    out = da.zeros(10, chunks=5)
+    r = ux.multiply(x, y, out=out)
+    assert r is out
+    same(out.compute(), a * b)
+    mask = a > 0.5
+    out = da.from_array(np.full(10, -1.0), chunks=4)
+    ux.add(x, y, out=out, where=da.from_array(mask, chunks=2))
+    want = np.full(10, -1.0)
+    np.add(a, b, out=want, where=mask)
+    same(out.compute(), want)
+    # A NumPy out= is written at once, as NumPy's call would.
+    nout = np.full(10, 7.0)
+    r = ux.subtract(x, y, out=nout, where=mask)
+    want = np.full(10, 7.0)
+    np.subtract(a, b, out=want, where=mask)
+    assert r is nout
+    same(nout, want)
+
+
+def test_multiple_outputs_and_gufuncs(client, rng):
+    a = rng.random(11) * 100 - 50
+    x = da.from_array(a, chunks=4)
+    for f in (ux.divmod,):
+        got = f(x, 7.0)
+        for g, w in zip(got, np.divmod(a, 7.0)):
+            same(g.compute(), w)
+    for g, w in zip(ux.frexp(x), np.frexp(a)):
+        same(g.compute(), w)
+    for g, w in zip(ux.modf(x), np.modf(a)):
+        same(g.compute(), w)
+    m, n = rng.random((6, 5)), rng.random((5, 4))
+    dm, dn = da.from_array(m, chunks=(2, 2)), da.from_array(n, chunks=(3, 2))
+    same(ux.matmul(dm, dn).compute(), ux.matmul(m, n))
+    v = rng.random(5)
+    same(ux.matmul(dm, da.from_array(v, chunks=2)).compute(), ux.matmul(m, v))
+    same(ux.matmul(da.from_array(v, chunks=2), dn).compute(), ux.matmul(v, n))
+    same(ux.vecdot(dm, da.from_array(v, chunks=3)).compute(), ux.vecdot(m, v))
+
+
+# --- reduce family ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "bitwise_or",
+                                  "bitwise_xor", "logical_and", "gcd"])
+def test_integer_reduce_is_numpys_bit_for_bit(client, rng, name):
+    a = ints(rng, (13, 10), -9, 9)
+    if name == "multiply":
+        a = ints(rng, (13, 10), -2, 3)
+    x = da.from_array(a, chunks=(4, 3))
+    uf, nf = getattr(ux, name), getattr(np, name)
+    for axis in (0, 1, None, (0, 1), -1):
+        for keepdims in (False, True):
+            same(uf.reduce(x, axis=axis, keepdims=keepdims).compute(),
+                 nf.reduce(a, axis=axis, keepdims=keepdims))
+    same(uf.reduce(x, axis=0, split_every=2).compute(), nf.reduce(a, axis=0))
+
+
+def test_reduce_initial_where_dtype(client, rng):
+    a = ints(rng, (9, 8), 0, 100, np.int32)
+    x = da.from_array(a, chunks=(2, 3))
+    mask = rng.random((9, 8)) > 0.4
+    w = da.from_array(mask, chunks=(3, 3))
+    same(ux.add.reduce(x, axis=0, initial=1000).compute(), np.add.reduce(a, axis=0, initial=1000))
+    same(ux.add.reduce(x, axis=None, where=w).compute(), np.add.reduce(a, axis=None, where=mask))
+    same(ux.add.reduce(x, axis=1, dtype=np.int8).compute(), np.add.reduce(a, axis=1, dtype=np.int8))
+    same(ux.add.reduce(x, axis=0, dtype=np.float64).compute(),
+         np.add.reduce(a, axis=0, dtype=np.float64))
+    same(ux.maximum.reduce(x, axis=1, where=w, initial=-5).compute(),
+         np.maximum.reduce(a, axis=1, where=mask, initial=-5))
+    # int32 add widens to int64 in NumPy; the tree keeps that dtype.
+    assert ux.add.reduce(x).dtype == np.add.reduce(a).dtype
+    out = da.zeros(8, dtype=np.int64, chunks=4)
+    ux.add.reduce(x, axis=0, out=out)
+    same(out.compute(), np.add.reduce(a, axis=0).astype(np.int64))
+
+
+def test_float_add_reduce_equals_numpy_on_one_chunk(client, rng):
+    a = rng.random((5, 3000))
+    one = da.from_array(a, chunks=(5, 3000))
+    same(ux.add.reduce(one, axis=1).compute(), np.add.reduce(a, axis=1))
+    many = da.from_array(a, chunks=(5, 700))
+    got = ux.add.reduce(many, axis=1).compute()
+    np.testing.assert_allclose(got, np.add.reduce(a, axis=1), rtol=1e-13)
+
+
+def test_reduce_not_reorderable_and_errors(client, rng):
+    a = ints(rng, (7, 6))
+    x = da.from_array(a, chunks=(2, 4))
+    same(ux.subtract.reduce(x, axis=0).compute(), np.subtract.reduce(a, axis=0))
+    same(ux.subtract.reduce(x, axis=1, initial=3).compute(),
+         np.subtract.reduce(a, axis=1, initial=3))
+    with pytest.raises(ValueError, match="not reorderable"):
+        ux.subtract.reduce(x, axis=(0, 1))
+    with pytest.raises(np.exceptions.AxisError):
+        ux.add.reduce(x, axis=2)
+    with pytest.raises(ValueError, match="identity"):
+        ux.maximum.reduce(da.zeros((0, 3), chunks=2), axis=0)
+
+
+def test_accumulate(client, rng):
+    a = ints(rng, (10, 7))
+    x = da.from_array(a, chunks=(3, 2))
+    for name in ("add", "multiply", "maximum", "subtract", "bitwise_xor"):
+        uf, nf = getattr(ux, name), getattr(np, name)
+        for axis in (0, 1):
+            same(uf.accumulate(x, axis=axis).compute(), nf.accumulate(a, axis=axis))
+    same(ux.add.accumulate(x, axis=1, dtype=np.float32).compute(),
+         np.add.accumulate(a, axis=1, dtype=np.float32))
+    f = rng.random(1000)
+    same(ux.add.accumulate(da.from_array(f, chunks=1000)).compute(), np.add.accumulate(f))
+    # Not reorderable: chunk after chunk from the carry, NumPy's order exactly.
+    same(ux.subtract.accumulate(da.from_array(f, chunks=77)).compute(), np.subtract.accumulate(f))
+    same(ux.divide.accumulate(da.from_array(f + 1, chunks=77)).compute(),
+         np.divide.accumulate(f + 1))
+    np.testing.assert_allclose(ux.add.accumulate(da.from_array(f, chunks=77)).compute(),
+                               np.add.accumulate(f), rtol=1e-12)
+
+
+def test_reduceat_and_outer(client, rng):
+    a = ints(rng, (12, 5))
+    x = da.from_array(a, chunks=(5, 2))
+    idx = [0, 4, 3, 11, 2]
+    for axis in (0, 1):
+        i = idx if axis == 0 else [0, 2, 1, 4]
+        same(ux.add.reduceat(x, i, axis=axis).compute(), np.add.reduceat(a, i, axis=axis))
+        same(ux.maximum.reduceat(x, i, axis=axis).compute(), np.maximum.reduceat(a, i, axis=axis))
+    with pytest.raises(IndexError):
+        ux.add.reduceat(x, [0, 12])
+    b = ints(rng, (3,))
+    same(ux.multiply.outer(x, da.from_array(b, chunks=2)).compute(), np.multiply.outer(a, b))
+    same(ux.subtract.outer(x, b).compute(), np.subtract.outer(a, b))
+    for g, w in zip(ux.divmod.outer(x, da.from_array(b + 100, chunks=2)), np.divmod.outer(a, b + 100)):
+        same(g.compute(), w)
+
+
+# --- ufunc.at -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "minimum",
+                                  "bitwise_xor"])
+def test_at_is_sequential_numpy_bit_for_bit(client, rng, name):
+    t0 = rng.random(1000) if name != "bitwise_xor" else ints(rng, 1000)
+    idx = rng.integers(-1000, 1000, 5000)
+    v = rng.random(5000) if name != "bitwise_xor" else ints(rng, 5000)
+    want = t0.copy()
+    getattr(np, name).at(want, idx, v)
+    t = da.from_array(t0, chunks=128)
+    old_name = t.name
+    assert getattr(ux, name).at(t, idx, v) is None
+    assert t.name != old_name and t.chunks == ((128,) * 7 + (104,),)
+    same(t.compute(), want)
+    # Dask indices and values, chunked apart from the target.
+    t = da.from_array(t0, chunks=300)
+    getattr(ux, name).at(t, da.from_array(idx, chunks=1100), da.from_array(v, chunks=700))
+    same(t.compute(), want)
+
+
+def test_at_rows_tuples_scalars_and_unary(client, rng):
+    t0 = rng.random((40, 6))
+    rows = rng.integers(0, 40, 300)
+    v = rng.random((300, 6))
+    want = t0.copy()
+    np.add.at(want, rows, v)
+    t = da.from_array(t0, chunks=(7, 4))
+    ux.add.at(t, rows, v)
+    same(t.compute(), want)
+    assert t.chunks == ((7,) * 5 + (5,), (4, 2))
+    # A tuple of index arrays (broadcast together) and a scalar value.
+    cols = rng.integers(0, 6, (300,))
+    want = t0.copy()
+    np.multiply.at(want, (rows, cols), 1.5)
+    t = da.from_array(t0, chunks=(7, 4))
+    ux.multiply.at(t, (rows, cols), 1.5)
+    same(t.compute(), want)
+    # Trailing ':' and a boolean mask.
+    mask = rng.random(40) > 0.5
+    want = t0.copy()
+    np.subtract.at(want, (mask, slice(None)), 2.0)
+    t = da.from_array(t0, chunks=(7, 4))
+    ux.subtract.at(t, (mask, slice(None)), 2.0)
+    same(t.compute(), want)
+    # Unary at.
+    want = t0.copy()
+    np.negative.at(want, rows)
+    t = da.from_array(t0, chunks=(9, 6))
+    ux.negative.at(t, rows)
+    same(t.compute(), want)
+
+
+def test_at_errors_leave_the_target_alone(client, rng):
+    t0 = rng.random(50)
+    t = da.from_array(t0, chunks=10)
+    name = t.name
+    with pytest.raises(IndexError, match="index 50 is out of bounds for axis 0 with size 50"):
+        ux.add.at(t, [1, 50], 1.0)
+    with pytest.raises(IndexError, match="index -51 is out of bounds"):
+        ux.add.at(t, [-51], 1.0)
+    with pytest.raises(ValueError, match="not broadcastable"):
+        ux.add.at(t, [1, 2], [1.0, 2.0, 3.0])
+    with pytest.raises(IndexError, match="integer"):
+        ux.add.at(t, np.array([1.0]), 1.0)
+    with pytest.raises(IndexError, match="too many indices"):
+        ux.add.at(t, ([1], [1]), 1.0)
+    with pytest.raises(TypeError):
+        ux.add.at(t, [1], np.array(["a"]))  # no loop
+    assert t.name == name
+    same(t.compute(), t0)
+    # Dask indices: the error comes at compute; the old blocks are untouched.
+    t = da.from_array(t0, chunks=10)
+    old = t.copy()
+    ux.add.at(t, da.from_array(np.array([3, 99]), chunks=1), 1.0)
+    with pytest.raises(IndexError, match="index 99 is out of bounds"):
+        t.compute()
+    same(old.compute(), t0)
+
+
+def test_at_numpy_target_with_dask_indices(client, rng):
+    t = np.zeros(10)
+    ux.add.at(t, da.from_array(np.array([1, 1, 3]), chunks=2), da.from_array(np.ones(3), chunks=2))
+    same(t, np.array([0, 2, 0, 1, 0, 0, 0, 0, 0, 0], float))
+
+
+# --- ufuncx.scatter ---------------------------------------------------------------
+
+ELEMENT = dict(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,),
+               index_vector_dim=1)
+
+
+@pytest.mark.parametrize("mode", ["skip", "skip_window", "clip", "raise"])
+def test_scatter_modes_match_ufuncx_on_numpy(client, rng, mode):
+    op = rng.random(100)
+    idx = rng.integers(-20 if mode != "raise" else 0, 120 if mode != "raise" else 100, (400, 1))
+    upd = rng.random(400)
+    for combiner in ("add", "maximum", None):
+        want = ux.scatter(op, idx, upd, combiner=combiner, mode=mode, **ELEMENT)
+        for o, i, u in [(da.from_array(op, chunks=16), idx, upd),
+                        (op, da.from_array(idx, chunks=(90, 1)), upd),
+                        (da.from_array(op, chunks=30), da.from_array(idx, chunks=(70, 1)),
+                         da.from_array(upd, chunks=50))]:
+            got = ux.scatter(o, i, u, combiner=combiner, mode=mode, **ELEMENT)
+            assert isinstance(got, da.Array)
+            same(got.compute(), want)
+
+
+def test_scatter_raise(client, rng):
+    op = da.zeros(10, chunks=3)
+    with pytest.raises(IndexError, match="out of bounds"):
+        ux.scatter(op, np.array([[1], [10]]), np.ones(2), combiner="add", mode="raise", **ELEMENT)
+    lazy = ux.scatter(op, da.from_array(np.array([[1], [10]]), chunks=(1, 1)), np.ones(2),
+                      combiner="add", mode="raise", **ELEMENT)
+    with pytest.raises(IndexError, match="out of bounds"):
+        lazy.compute()
+
+
+def test_window_and_batching_scatter(client, rng):
+    # Rows: operand [50, 8] <- 200 windows of one row each.
+    op = rng.random((50, 8))
+    idx = rng.integers(0, 50, (200, 1))
+    upd = rng.random((200, 8))
+    kw = dict(update_window_dims=(1,), inserted_window_dims=(0,),
+              scatter_dims_to_operand_dims=(0,), index_vector_dim=1, combiner="add")
+    want = ux.scatter(op, idx, upd, **kw)
+    got = ux.scatter(da.from_array(op, chunks=(9, 3)), da.from_array(idx, chunks=(64, 1)),
+                     da.from_array(upd, chunks=(50, 4)), **kw)
+    same(got.compute(), want)
+    # A [2, 3] window at (i, j) into [12, 10], with clipping.
+    op = rng.random((12, 10))
+    idx = rng.integers(-2, 12, (40, 2))
+    upd = rng.random((40, 2, 3))
+    kw = dict(update_window_dims=(1, 2), inserted_window_dims=(),
+              scatter_dims_to_operand_dims=(0, 1), index_vector_dim=1, combiner="add")
+    for mode in ("clip", "skip_window", "skip"):
+        want = ux.scatter(op, idx, upd, mode=mode, **kw)
+        got = ux.scatter(da.from_array(op, chunks=(5, 4)), idx, upd, mode=mode, **kw)
+        same(got.compute(), want)
+    # Batching dims: operand [4, 20] with batch dim 0, indices [4, 30, 1].
+    op = rng.random((4, 20))
+    idx = rng.integers(0, 20, (4, 30, 1))
+    upd = rng.random((4, 30))
+    kw = dict(update_window_dims=(), inserted_window_dims=(1,), input_batching_dims=(0,),
+              scatter_indices_batching_dims=(0,), scatter_dims_to_operand_dims=(1,),
+              index_vector_dim=2, combiner="multiply")
+    want = ux.scatter(op, idx, upd, **kw)
+    got = ux.scatter(da.from_array(op, chunks=(2, 6)), da.from_array(idx, chunks=(1, 10, 1)),
+                     upd, **kw)
+    same(got.compute(), want)
+
+
+def test_scatter_variadic_and_apply(client, rng):
+    a, b = rng.random(30), rng.random(30)
+    idx = rng.integers(0, 30, (90, 1))
+    u, w = rng.random(90), rng.random(90)
+    want = ux.scatter((a, b), idx, (u, w), combiner=None, **ELEMENT)
+    got = ux.scatter((da.from_array(a, chunks=7), da.from_array(b, chunks=7)), idx, (u, w),
+                     combiner=None, **ELEMENT)
+    assert isinstance(got, tuple) and len(got) == 2
+    for g, x in zip(got, want):
+        same(g.compute(), x)
+    want = ux.scatter(a, idx, None, combiner="negative", update_shape=(90,), **ELEMENT)
+    got = ux.scatter(da.from_array(a, chunks=8), idx, None, combiner="negative",
+                     update_shape=(90,), **ELEMENT)
+    same(got.compute(), want)
