@@ -360,3 +360,20 @@ def test_scatter_variadic_and_apply(client, rng):
     got = ux.scatter(da.from_array(a, chunks=8), idx, None, combiner="negative",
                      update_shape=(90,), **ELEMENT)
     same(got.compute(), want)
+
+
+def test_persisted_indices_are_not_written(client, rng):
+    # The partition step localises coordinates in a copy: a persisted index
+    # chunk (which the step may receive as a view) keeps its values.
+    idx_np = rng.integers(0, 1000, 3000)
+    v_np = rng.random(3000)
+    idx = da.from_array(idx_np, chunks=700).persist()
+    v = da.from_array(v_np, chunks=700).persist()
+    want = np.zeros(1000)
+    np.add.at(want, idx_np, v_np)
+    for _ in range(2):
+        t = da.zeros(1000, chunks=125)
+        ux.add.at(t, idx, v)
+        t = t.persist()
+        same(t.compute(), want)
+    same(idx.compute(), idx_np)

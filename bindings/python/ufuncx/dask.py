@@ -393,7 +393,8 @@ class _Spec:
 def _prepare(coords, spec):
     """coords after the bounds mode: wrapped, clipped or checked (IndexError
     with NumPy's text), and which points any block receives."""
-    coords = np.asarray(coords, dtype=np.int64)
+    # (a copy: the chunk may be a view of the user's persisted indices)
+    coords = np.array(coords, dtype=np.int64, copy=True)
     for j, d in enumerate(spec.cols):
         n, w = spec.shape[d], spec.window[j]
         c = coords[:, j]
