@@ -8,7 +8,9 @@ against the dask graphs a user has without ufuncx, in one run.
    single-process ux.add.at on the whole NumPy arrays, da.bincount with
    weights, and map_blocks of np.add.at per update chunk into dense partials
    that are then summed. The workers' peak memory is sampled from the
-   scheduler while each runs.
+   scheduler while each runs
+   (the peak, and in brackets its rise over the worker's memory before the
+   run, which holds the worker's half of the persisted indices and values).
 2. Elementwise (add) and reduce (add.reduce) on 4n arrays: ufuncx against the
    same graphs from NumPy (np.add through dask's elemwise; x.sum()).
 3. Memory: a target 4x one worker's memory limit scatters without a worker
@@ -46,6 +48,8 @@ class PeakMemory:
 
     def __enter__(self):
         self.peak = {}
+        self.start = {a: w.get("metrics", {}).get("memory", 0)
+                      for a, w in self.client.scheduler_info(n_workers=-1)["workers"].items()}
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
         return self
@@ -64,6 +68,10 @@ class PeakMemory:
 
     def gb(self):
         return max(self.peak.values(), default=0) / 1e9
+
+    def growth_gb(self):
+        """The largest rise of one worker's memory over its value at the start."""
+        return max((p - self.start.get(a, 0) for a, p in self.peak.items()), default=0) / 1e9
 
 
 def timed(fn, repeats):
@@ -120,13 +128,13 @@ def run_at(client, n, repeats):
             assert bad == 0, f"ufuncx add.at on dask differs from ux.add.at at {bad} elements"
         else:
             np.testing.assert_allclose(result, want, rtol=1e-9, atol=1e-12)
-        rows.append((name, t, mem.gb()))
+        rows.append((name, t, mem.gb(), mem.growth_gb()))
     print(f"\n## add.at: {n:.0e} float64 updates -> {n:.0e} target in 8 chunks "
           f"(one target chunk + its updates: {(chunk * 8 + chunk * 16) / 1e9:.2f} GB)")
     print(f"{'single-process ux.add.at':34s} {t_single:8.3f} s")
     base = rows[0][1]
-    for name, t, gb in rows:
-        print(f"{name:34s} {t:8.3f} s   peak worker memory {gb:5.2f} GB   "
+    for name, t, gb, growth in rows:
+        print(f"{name:34s} {t:8.3f} s   peak worker memory {gb:5.2f} GB (+{growth:4.2f})   "
               f"rival/ufuncx {t / base:5.2f}   vs single-process {t / t_single:5.2f}x")
 
 
@@ -201,8 +209,9 @@ def main():
                                   silence_logs=40) as cluster, distributed.Client(cluster) as client:
         run_at(client, n, repeats)
         run_elementwise_reduce(client, 4 * n, repeats)
-    # (the full run: a 3.2 GB target on 0.8 GB workers)
-    n_target = 4 * n if not a.quick else 10**8
+    # The full run: a 4 GB target on workers limited to 1 GB each (a
+    # worker process alone takes about 0.15 GB); --quick: 2 GB on 0.5 GB.
+    n_target = 5 * 10**8 if not a.quick else 25 * 10**7
     run_memory(n_target=n_target, limit=n_target * 8 // 4)
 
 

@@ -424,17 +424,32 @@ def _partition(coords, updates, spec):
     """One chunk of points split by destination block: {block: (local
     coords, [updates of each operand])}, each piece in update order."""
     coords, valid = _prepare(coords, spec)
-    block = np.zeros(coords.shape[0], np.int64)
+    block = None
     for (d, j), bounds in zip(spec.pdims, spec.bounds):
-        c = coords[:, j] if j >= 0 else np.zeros(coords.shape[0], np.int64)
-        pos = np.clip(np.searchsorted(bounds, c, side="right") - 1, 0, len(bounds) - 2)
-        if j >= 0:
+        nb = len(bounds) - 1
+        if j < 0:
+            pos = np.zeros(coords.shape[0], np.int64)
+        else:
+            c = coords[:, j]
+            size = int(bounds[1] - bounds[0]) if nb else 1
+            if nb and all(bounds[i + 1] - bounds[i] == size for i in range(nb - 1)) and \
+                    bounds[nb] - bounds[nb - 1] <= size:
+                pos = np.minimum(c // size, nb - 1)  # equal chunks: a division
+            else:
+                pos = np.searchsorted(bounds, c, side="right") - 1
+            np.clip(pos, 0, nb - 1, out=pos)
             coords[:, j] = c - bounds[pos]
-        block = block * (len(bounds) - 1) + pos
-    keep = np.flatnonzero(valid)
+        block = pos if block is None else block * nb + pos
     nblocks = int(np.prod([len(b) - 1 for b in spec.bounds]))
-    key = block[keep].astype(np.uint16 if nblocks <= 1 << 16 else np.int64)
-    order = keep[np.argsort(key, kind="stable")]  # (a radix sort for 16-bit keys)
+    if block is None:
+        block = np.zeros(coords.shape[0], np.int64)
+    all_valid = bool(valid.all())
+    keep = None if all_valid else np.flatnonzero(valid)
+    key = (block if all_valid else block[keep]).astype(np.uint16 if nblocks <= 1 << 16
+                                                        else np.int64)
+    order = np.argsort(key, kind="stable")  # (a radix sort for 16-bit keys)
+    if keep is not None:
+        order = keep[order]
     counts = np.bincount(key, minlength=nblocks)
     pieces, start = {}, 0
     for b in np.flatnonzero(counts):
