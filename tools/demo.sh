@@ -15,6 +15,11 @@ echo "== Python examples"
 ufx_pip_install
 (cd /tmp && "$PYTHON" "$OLDPWD/examples/call.py" && "$PYTHON" "$OLDPWD/examples/reduce.py" && "$PYTHON" "$OLDPWD/examples/scatter.py")
 
+echo "== On a dask.distributed cluster (examples/dask_cluster.py)"
+"$PYTHON" -c "import dask.array, distributed" >/dev/null 2>&1 ||
+  "$PYTHON" -m pip install -q "dask[array]" distributed
+(cd /tmp && "$PYTHON" "$OLDPWD/examples/dask_cluster.py" 2>&1 | grep -v "^\(INFO\|  warnings.warn\)")
+
 echo "== A user's plugin (examples/custom_ufunc): ufuncx-codegen, then Python and C++"
 plugin=$("$PYTHON" -m ufuncx.codegen examples/custom_ufunc/kernels.toml -o build/demo/kernels --build)
 "$PYTHON" examples/custom_ufunc/use.py "$plugin"
