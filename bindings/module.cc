@@ -392,6 +392,11 @@ PYBIND11_MODULE(_core, m) {
         pyb::gil_scoped_release release;
         asctile::Scatter(s, dim, i, d, offsets, check_bounds, num_indices);
       });
+  m.def("set_num_threads", [](int n) { ufuncx::SetNumThreads(n); }, pyb::arg("n"),
+        "Caps the threads one ufuncx call uses (n <= 0: the machine's). Until it is "
+        "called, UFUNCX_NUM_THREADS, else OMP_NUM_THREADS, caps them.");
+  m.def("get_num_threads", [] { return ufuncx::NumThreads(); },
+        "The most threads one ufuncx call uses.");
   m.def("release_memory", [] {
         pyb::gil_scoped_release release;
         return ReleaseRetainedMemory();

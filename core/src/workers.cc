@@ -9,11 +9,14 @@
 // 3.97 ms waiting for the helper, against 0.22 ms on idle cores.)
 #include "workers.h"
 
+#include "ufuncx/memory.h"
+
 #include <pthread.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <system_error>
 #include <condition_variable>
 #include <mutex>
@@ -72,10 +75,46 @@ void ForgetPoolInChild() { pool = new Pool; }  // a forked child has no helpers
 
 }  // namespace
 
-int Cores() {
+namespace {
+int HardwareCores() {
   static const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   return cores;
 }
+
+// The thread limit: 0 for none, -1 until first read from the environment
+// (UFUNCX_NUM_THREADS, else OMP_NUM_THREADS, which dask's workers set to 1).
+std::atomic<int> thread_limit{-1};
+
+int LimitFromEnvironment() {
+  for (const char* name : {"UFUNCX_NUM_THREADS", "OMP_NUM_THREADS"}) {
+    const char* v = std::getenv(name);
+    if (v == nullptr || *v == '\0') continue;
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    if (*end == '\0' && n > 0) return static_cast<int>(std::min<long>(n, 1 << 16));
+  }
+  return 0;
+}
+}  // namespace
+
+int Cores() {
+  int limit = thread_limit.load(std::memory_order_relaxed);
+  if (limit < 0) {
+    limit = LimitFromEnvironment();
+    int unset = -1;
+    if (!thread_limit.compare_exchange_strong(unset, limit)) limit = unset;
+  }
+  return limit > 0 ? std::min(limit, HardwareCores()) : HardwareCores();
+}
+
+}  // namespace ufuncx::internal
+
+namespace ufuncx {
+void SetNumThreads(int n) { internal::thread_limit.store(n > 0 ? n : 0); }
+int NumThreads() { return internal::Cores(); }
+}  // namespace ufuncx
+
+namespace ufuncx::internal {
 
 bool PoolStart(int helpers, const std::function<void(int)>& job) {
   static const bool registered = pthread_atfork(nullptr, nullptr, ForgetPoolInChild) == 0;
@@ -83,7 +122,7 @@ bool PoolStart(int helpers, const std::function<void(int)>& job) {
   Pool& p = *pool;
   if (p.busy.exchange(true, std::memory_order_acquire)) return false;
   if (p.size < 0) {
-    const int want = std::max(1, Cores() - 1);
+    const int want = std::max(1, HardwareCores() - 1);
     for (p.size = 0; p.size < want; ++p.size) {
       try {
         std::thread([&p] { p.Helper(); }).detach();

@@ -6,6 +6,7 @@
 // on the calling thread.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cfenv>
 #include <exception>
@@ -22,11 +23,13 @@ namespace ufuncx::internal {
 bool PoolStart(int helpers, const std::function<void(int)>& job);
 void PoolWait();
 
-// The machine's hardware threads (at least 1), read once.
+// The threads a call may use: the machine's hardware threads (at least 1),
+// capped by ufuncx::SetNumThreads or the environment (workers.cc).
 int Cores();
 
 template <class F>
 void RunWorkers(int workers, F&& f) {
+  workers = std::min(workers, Cores());  // (ufuncx::SetNumThreads)
   if (workers <= 1) {
     f(0);
     return;

@@ -624,3 +624,32 @@ def test_order_keyword_errors():
         ux.add(a, 1, order="KK")
     with pytest.raises(TypeError, match="order must be str, not int"):
         ux.add(a, 1, order=1)
+
+
+def test_thread_cap_and_environment():
+    import os
+    import subprocess
+    import sys
+    before = ux.get_num_threads()
+    try:
+        ux.set_num_threads(1)
+        assert ux.get_num_threads() == 1
+        a = np.arange(3_000_000, dtype=np.float64)
+        assert np.array_equal(ux.add(a, a), a + a)
+        assert ux.add.reduce(a) == np.add.reduce(a)
+        t = np.zeros(1000)
+        ux.add.at(t, (a % 1000).astype(np.int64), 1.0)
+        assert np.array_equal(t, np.full(1000, 3000.0))
+    finally:
+        ux.set_num_threads(0)
+    assert ux.get_num_threads() == os.cpu_count() >= before  # (0 lifts the cap)
+    code = "import ufuncx as ux; print(ux.get_num_threads())"
+    for env, want in [({"OMP_NUM_THREADS": "1"}, "1"),
+                      ({"OMP_NUM_THREADS": "1", "UFUNCX_NUM_THREADS": "2"},
+                       str(min(2, os.cpu_count()))),
+                      ({"UFUNCX_NUM_THREADS": "junk", "OMP_NUM_THREADS": "1"}, "1")]:
+        full = {k: v for k, v in os.environ.items()
+                if k not in ("OMP_NUM_THREADS", "UFUNCX_NUM_THREADS")}
+        r = subprocess.run([sys.executable, "-c", code], env={**full, **env},
+                           capture_output=True, text=True)
+        assert r.stdout.strip() == want, (env, r.stdout, r.stderr)

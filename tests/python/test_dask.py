@@ -377,3 +377,9 @@ def test_persisted_indices_are_not_written(client, rng):
         t = t.persist()
         same(t.compute(), want)
     same(idx.compute(), idx_np)
+
+
+def test_workers_run_ufuncx_single_threaded(client):
+    # dask's workers set OMP_NUM_THREADS=1; ufuncx takes it as its thread
+    # cap, so one task uses one core.
+    assert set(client.run(ux.get_num_threads).values()) == {1}

@@ -35,4 +35,12 @@ class ScratchBlock {
   char* data_;
 };
 
+// The most threads one ufuncx call uses (large elementwise calls, reductions,
+// the scatter planner): the machine's hardware threads, capped by
+// SetNumThreads(n) (n <= 0 lifts the cap) or, until it is called, by the
+// environment's UFUNCX_NUM_THREADS, else OMP_NUM_THREADS (which dask's
+// workers set to 1, so tasks do not oversubscribe the cores).
+void SetNumThreads(int n);
+int NumThreads();
+
 }  // namespace ufuncx
