@@ -29,7 +29,6 @@ int Cores();
 
 template <class F>
 void RunWorkers(int workers, F&& f) {
-  workers = std::min(workers, Cores());  // (ufuncx::SetNumThreads)
   if (workers <= 1) {
     f(0);
     return;

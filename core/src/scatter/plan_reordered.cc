@@ -70,7 +70,7 @@ int64_t Reorder(const PlanInputs& in, const Source& src, bool sort, int threads)
   const int64_t item = static_cast<int64_t>(op.itemsize());
   int slot_bits = 1;
   while ((int64_t{1} << slot_bits) < n) ++slot_bits;
-  const int workers = n >= kParallelMinUpdates ? std::max(1, std::min(threads, 2)) : 1;
+  const int workers = n >= kParallelMinUpdates ? std::max(1, std::min({threads, 2, internal::Cores()})) : 1;
   // Partitioned: blocks of target that fit in L2 while they take their
   // updates. Sorted: a few large blocks (VQSort does not need them in
   // cache), so that pass 2 writes few streams.

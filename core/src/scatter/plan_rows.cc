@@ -44,7 +44,7 @@ int64_t RowsFromColumn(const PlanInputs& in, const RowRun& run) {
   const int64_t update_bytes = n * row_bytes;
   const bool rows_slot = fn && run.op_step == item && run.upd_step == item && loop->slots.rows;
   const int workers = rows_slot && update_bytes >= kParallelMinRowBytes && col.size >= 2
-                          ? std::clamp(r.max_threads, 1, 2) : 1;
+                          ? std::clamp(std::min(r.max_threads, internal::Cores()), 1, 2) : 1;
   const bool prefetch = run.op_step == item && row_bytes <= 4096 &&
                         (ShapeSize(op.shape) * item > kL2Bytes / 4 || workers > 1);
   const int64_t ahead = prefetch ? std::clamp<int64_t>(4096 / std::max<int64_t>(row_bytes, 1), 1, 16) : 0;
