@@ -263,6 +263,8 @@ def test_at_errors_leave_the_target_alone(client, rng):
         ux.add.at(t, ([1], [1]), 1.0)
     with pytest.raises(TypeError):
         ux.add.at(t, [1], np.array(["a"]))  # no loop
+    with pytest.raises(IndexError, match="out of bounds"):  # (not wrapped to -1)
+        ux.add.at(t, np.array([2**64 - 1], np.uint64), 1.0)
     assert t.name == name
     same(t.compute(), t0)
     # Dask indices: the error comes at compute; the old blocks are untouched.
@@ -270,6 +272,10 @@ def test_at_errors_leave_the_target_alone(client, rng):
     old = t.copy()
     ux.add.at(t, da.from_array(np.array([3, 99]), chunks=1), 1.0)
     with pytest.raises(IndexError, match="index 99 is out of bounds"):
+        t.compute()
+    t = da.from_array(t0, chunks=10)
+    ux.add.at(t, da.from_array(np.array([2**64 - 1], np.uint64), chunks=1), 1.0)
+    with pytest.raises(IndexError, match="out of bounds"):
         t.compute()
     same(old.compute(), t0)
 

@@ -521,6 +521,16 @@ def _partitioned(operands, coords, updates, spec_args, local):
     return results
 
 
+def _as_int64(i):
+    """Indices as int64; uint64 ones past int64's range stay out of bounds
+    (clipped to its top) instead of wrapping to negatives, as ufuncx's own
+    ufunc.at and scatter treat them."""
+    if i.dtype.kind == "u" and i.dtype.itemsize == 8:
+        top = np.uint64(np.iinfo(np.int64).max)
+        i = da.minimum(i, top) if isinstance(i, Array) else np.minimum(i, top)
+    return i.astype(np.int64)
+
+
 def _points_array(a):
     """A dask array of points (n, ...) from NumPy or dask, chunked along n."""
     if isinstance(a, Array):
@@ -594,13 +604,12 @@ def at(ufunc, a, indices, b=None):
     n = int(np.prod(points))
     spec_args = (tuple(range(k)), tuple((d, d) for d in range(k)), (1,) * k, "raise", True)
     if lazy:
-        cols = [da.broadcast_to(da.asarray(i), points).reshape(-1).astype(np.int64)
-                for i in arrays]
+        cols = [_as_int64(da.broadcast_to(da.asarray(i), points).reshape(-1)) for i in arrays]
         coords = da.stack(cols, axis=1) if cols else da.zeros((1, 0), np.int64)
         ups = [] if b is None else [da.broadcast_to(da.asarray(b), full).reshape((n,) + window)]
     else:
-        coords_np = (np.stack([np.broadcast_to(i, points).reshape(-1) for i in arrays], axis=1)
-                     if arrays else np.zeros((1, 0), np.int64)).astype(np.int64)
+        coords_np = (np.stack([_as_int64(np.broadcast_to(i, points).reshape(-1)) for i in arrays],
+                              axis=1) if arrays else np.zeros((1, 0), np.int64))
         spec = _Spec(*spec_args[:1], spec_args[1], a.shape, [], spec_args[2], "raise", True)
         coords_np, _ = _prepare(coords_np, spec)  # IndexError now, before anything is built
         spec_args = spec_args[:3] + ("skip", False)
@@ -669,7 +678,7 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
                              f"({ops[0].shape[d]})")
     n = int(np.prod(bshape))
     xp = np if eager else da
-    coords = ind.reshape((n, k)).astype(np.int64)
+    coords = _as_int64(ind.reshape((n, k)))
     extra = []
     for od, idim in zip(input_batching_dims, scatter_indices_batching_dims):
         pos = idim if idim < ivd else idim - 1
