@@ -280,6 +280,16 @@ def test_at_errors_leave_the_target_alone(client, rng):
     same(old.compute(), t0)
 
 
+def test_at_with_an_empty_index_tuple(client, rng):
+    for shape in ((), (4, 3)):
+        t0 = rng.random(shape)
+        want = t0.copy()
+        np.add.at(want, (), 2.5)
+        t = da.from_array(t0, chunks=2 if shape else ())
+        ux.add.at(t, (), 2.5)
+        same(t.compute(), want)
+
+
 def test_at_numpy_target_with_dask_indices(client, rng):
     t = np.zeros(10)
     ux.add.at(t, da.from_array(np.array([1, 1, 3]), chunks=2), da.from_array(np.ones(3), chunks=2))

@@ -77,9 +77,7 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
 def _one(x):
     """A one-element stand-in of x for working out result dtypes: NumPy's
     own for arrays, x itself for Python scalars (weak under NEP 50)."""
-    if isinstance(x, Array):
-        return np.ones((1,) * x.ndim, x.dtype)
-    if isinstance(x, np.ndarray):
+    if isinstance(x, (Array, np.ndarray)):
         return np.ones((1,) * x.ndim, x.dtype)
     return x
 
@@ -231,7 +229,7 @@ def reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
     # empty dims kept: an empty reduction without identity is an error).
     kw = {} if initial is _NO_VALUE else {"initial": initial}
     stand_in = np.ones(tuple(0 if n == 0 else 1 for n in x.shape), x.dtype)
-    meta_where = True if where is True else np.ones(np.shape(where) and (1,) * np.ndim(where), bool)
+    meta_where = True if where is True else np.ones((1,) * np.ndim(where), bool)
     with np.errstate(all="ignore"):
         meta = ufunc.reduce(stand_in, axis=axis, dtype=dtype, keepdims=keepdims, where=meta_where,
                             **kw)
@@ -463,7 +461,7 @@ def _piece(pieces, b):
     return pieces.get(b)
 
 
-def _apply_block(local, nops, blocks, pieces):
+def _apply_block(local, blocks, pieces):
     """One destination block after its pieces, applied in update order."""
     pieces = [p for p in pieces if p is not None]
     if not pieces:
@@ -507,7 +505,7 @@ def _partitioned(operands, coords, updates, spec_args, local):
         b = 0
         for d, g in zip(pdim_pos, grid):
             b = b * g + index[d]
-        dsk[(apply_,) + index] = (_apply_block, local, len(ops),
+        dsk[(apply_,) + index] = (_apply_block, local,
                                   [(o.name,) + index for o in ops],
                                   [(piece, j, b) for j in range(len(pchunks))])
     results = []
@@ -544,7 +542,11 @@ def _points_array(a):
 
 def _at_local(ufunc, blocks, coords, ups):
     target = blocks[0].copy()
-    ufunc.at(target, tuple(coords.T), *ups)
+    if coords.shape[1] == 0:  # at(a, ()): each point updates the whole block
+        for p in range(coords.shape[0]):
+            ufunc.at(target, (), *[u[p] for u in ups])
+    else:
+        ufunc.at(target, tuple(coords.T), *ups)
     return (target,)
 
 
