@@ -15,6 +15,7 @@
 #include "ufuncx/error.h"
 #include "ufuncx/frontends.h"
 #include "ufuncx/memory.h"
+#include "ufuncx/version.h"
 #include "ufuncx/plugin.h"
 #include "ufuncx/registry.h"
 #include "ufuncx/scatter.h"
@@ -289,6 +290,7 @@ PYBIND11_MODULE(_core, m) {
   using namespace ufuncx::py;
   if (_import_array() < 0) throw pybind11::error_already_set();
   m.doc() = "ufuncx native core: NumPy-style ufuncs over a generated registry";
+  m.attr("__version__") = UFUNCX_VERSION_STRING;
   RegisterErrors(m);
 
   // dynamic_attr: each object carries its own __name__ and __doc__, set by

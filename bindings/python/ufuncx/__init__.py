@@ -10,12 +10,13 @@ object that behaves like ``numpy.ufunc``::
 from . import _core
 from . import _methods
 from ._at import ufunc_at as _ufunc_at
+from ._core import __version__
 from ._core import (can_cast, get_num_threads, loop_targets, promote_types, release_memory,
                     set_num_threads, simd_targets, ufunc)
 from ._jax_at import at
 from ._scatter import scatter
 
-__all__ = ["ufunc", "registry", "simd_targets", "loop_targets", "promote_types", "can_cast",
+__all__ = ["__version__", "ufunc", "registry", "simd_targets", "loop_targets", "promote_types", "can_cast",
            "scatter", "at", "torchlike", "asctile", "load_plugin", "release_memory",
            "set_num_threads", "get_num_threads"]
 

@@ -10,3 +10,4 @@
 #include "ufuncx/registry.h"
 #include "ufuncx/scalar.h"
 #include "ufuncx/ufunc.h"
+#include "ufuncx/version.h"
