@@ -15,6 +15,7 @@ import string
 import sys
 
 from . import table as tbl
+from . import stubs
 
 CTYPE = {
     "?": "bool", "b": "int8_t", "B": "uint8_t", "h": "int16_t", "H": "uint16_t",
@@ -466,6 +467,8 @@ def main(argv=None):
     p.add_argument("--list-outputs", action="store_true",
                    help="print the names of the files it would write, one a line, and stop")
     p.add_argument("--check", action="store_true", help="validate only")
+    p.add_argument("--stub", nargs=2, metavar=("HEADER", "OUT"),
+                   help="write the package's type stub: HEADER, then a line per ufunc")
     a = p.parse_args(argv)
     try:
         table = tbl.load_table(a.table)
@@ -477,6 +480,11 @@ def main(argv=None):
         return 0
     if a.list_outputs:
         print("\n".join(output_names(table, table.plugin)))
+        return 0
+    if a.stub:
+        with open(a.stub[0], encoding="utf-8") as f:
+            header = f.read()
+        write(a.stub[1], stubs.stub(table.entries, header))
         return 0
     if not a.out_dir:
         p.error("--out-dir is required to generate")
