@@ -216,3 +216,31 @@ def test_loop_files_are_named_after_their_families():
     builtin = ufuncgen.output_names(table.load_table(str(ROOT / "ufuncs" / "ufuncs.toml")))
     assert "loops_arithmetic.cc" in builtin and "simd_arithmetic.cc" in builtin
     assert not any(n.startswith("loops_loops") for n in builtin)  # every built-in has a family
+
+
+def test_misspelled_keys_are_named_where_they_are():
+    from tools.ufuncgen import table as tbl
+    bad_loop = {"ufunc": [{"name": "f", "nin": 1, "nout": 1, "doc": "x",
+                           "loop": [{"types": ["d->d"], "expresion": "x + 1"}]}]}
+    with pytest.raises(tbl.TableError, match=r"ufunc\[0\]\(f\)\.loop\[0\]\.expresion: unknown key "
+                                             r"\(did you mean 'expr'\?\)"):
+        tbl.parse_table(bad_loop)
+    bad_simd = {"ufunc": [{"name": "f", "nin": 1, "nout": 1, "doc": "x",
+                           "loop": [{"types": ["d->d"], "op": "Neg",
+                                     "simd": [{"op": "Neg", "typse": "d"}]}]}]}
+    with pytest.raises(tbl.TableError, match=r"simd\[0\]\.typse: unknown key \(did you mean 'types'\?\)"):
+        tbl.parse_table(bad_simd)
+    with pytest.raises(tbl.TableError, match=r"ufunc\[0\]\(f\)\.nim: unknown key \(did you mean 'nin'\?\)"):
+        tbl.parse_table({"ufunc": [{"name": "f", "nim": 1, "nout": 1, "doc": "x", "loop": []}]})
+
+
+def test_codegen_version_jobs_and_progress(tmp_path):
+    import subprocess
+    import sys
+    import ufuncx
+    r = subprocess.run([sys.executable, "-m", "ufuncx.codegen", "--version"], capture_output=True,
+                       text=True, check=True)
+    assert r.stdout.strip() == f"ufuncx-codegen {ufuncx.__version__}"
+    r = subprocess.run([sys.executable, "-m", "ufuncx.codegen", "--help"], capture_output=True,
+                       text=True, check=True)
+    assert "-j JOBS, --jobs JOBS" in r.stdout and "-v, --verbose" in r.stdout

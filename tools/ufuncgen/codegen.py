@@ -20,8 +20,10 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import re
 import subprocess
 import sys
+import time
 
 from . import table as tbl
 from .ufuncgen import generate
@@ -147,16 +149,44 @@ def _builtin_table():
     raise FileNotFoundError("the built-in table ufuncs.toml is not installed")
 
 
-def build(out_dir, name, ufuncx_dir=None, jobs=2, quiet=True):
+def _version():
+    """ufuncx's version: the installed package's, else the source tree's."""
+    try:
+        from .. import __version__  # the codegen tool inside the ufuncx package
+        return __version__
+    except (ImportError, ValueError):
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, "..", "..", "CMakeLists.txt")) as f:
+            return re.search(r"project\(ufuncx VERSION ([0-9.]+)", f.read()).group(1)
+
+
+def _step(what, cmd, verbose):
+    """Runs one build step, printing `what` and its elapsed time on stderr;
+    the step's own output is shown with -v, or when it fails."""
+    print(f"ufuncx-codegen: {what} ...", file=sys.stderr, flush=True)
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, stdout=None if verbose else subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        if not verbose:
+            sys.stderr.write(r.stdout)
+        raise subprocess.CalledProcessError(r.returncode, cmd)
+    print(f"ufuncx-codegen: {what}: done in {time.monotonic() - t0:.1f} s", file=sys.stderr,
+          flush=True)
+
+
+def build(out_dir, name, ufuncx_dir=None, jobs=None, verbose=False):
     """Configures and builds the generated project; returns the library path."""
     bdir = os.path.join(out_dir, "build")
     cmd = ["cmake", "-S", out_dir, "-B", bdir, "-DCMAKE_BUILD_TYPE=Release"]
     ufuncx_dir = ufuncx_dir or _installed_cmake_dir()
     if ufuncx_dir:
         cmd.append(f"-Dufuncx_DIR={ufuncx_dir}")
-    out = subprocess.DEVNULL if quiet else None
-    subprocess.run(cmd, check=True, stdout=out)
-    subprocess.run(["cmake", "--build", bdir, "-j", str(jobs)], check=True, stdout=out)
+    jobs = jobs or os.cpu_count() or 1
+    sources = len(glob.glob(os.path.join(out_dir, "*.cc")))
+    _step("configure (cmake)", cmd, verbose)
+    build_cmd = ["cmake", "--build", bdir, "-j", str(jobs)] + (["--verbose"] if verbose else [])
+    _step(f"compile {sources} files and link {name}.so ({jobs} jobs)", build_cmd, verbose)
     libs = glob.glob(os.path.join(bdir, f"{name}.so")) + glob.glob(os.path.join(bdir, "*", f"{name}.so"))
     if not libs:
         raise FileNotFoundError(f"the build did not produce {name}.so under {bdir}")
@@ -170,6 +200,10 @@ def main(argv=None):
     p.add_argument("-o", "--out-dir", help="where to write the plugin project")
     p.add_argument("--name", help="plugin name (default: the table's `plugin` key)")
     p.add_argument("--build", action="store_true", help="compile the plugin and print its path")
+    p.add_argument("-j", "--jobs", type=int, help="parallel compile jobs (default: every core)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="show CMake's and the compiler's commands and output")
+    p.add_argument("--version", action="version", version=f"ufuncx-codegen {_version()}")
     p.add_argument("--ufuncx-dir", help="directory of ufuncxConfig.cmake (default: the installed one)")
     p.add_argument("--check", action="store_true", help="validate the table only")
     p.add_argument("--cmake-dir", action="store_true",
@@ -202,7 +236,7 @@ def main(argv=None):
         generate(table, out_dir, os.path.basename(a.table), name,
                  table_dir=os.path.dirname(os.path.abspath(a.table)))
         if a.build:
-            print(build(out_dir, name, a.ufuncx_dir))
+            print(build(out_dir, name, a.ufuncx_dir, a.jobs, a.verbose))
         else:
             print(f"ufuncx-codegen: wrote {out_dir} (cmake -S {out_dir} -B {out_dir}/build && "
                   f"cmake --build {out_dir}/build)")
@@ -211,7 +245,8 @@ def main(argv=None):
         print(f"ufuncx-codegen: error: {e}", file=sys.stderr)
         return 1
     except subprocess.CalledProcessError as e:
-        print(f"ufuncx-codegen: error: the plugin build failed ({e})", file=sys.stderr)
+        print(f"ufuncx-codegen: error: the plugin build failed ({' '.join(e.cmd[:2])} ... exited "
+              f"with {e.returncode}; the output is above, -v shows every command)", file=sys.stderr)
         return 1
 
 

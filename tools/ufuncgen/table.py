@@ -6,6 +6,7 @@ checked with messages that give the key path and say how to fix the entry.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 import tomllib
 
@@ -164,9 +165,15 @@ def _pop(d: dict, key: str, typ, path: str, default=dataclasses.MISSING):
 
 
 def _no_leftovers(d: dict, path: str, allowed: str):
-    if d:
-        k = sorted(d)[0]
-        raise TableError(f"{path}.{k}: unknown key; allowed keys are {allowed}")
+    """Names the first key of `d` that `allowed` (comma-separated) does not
+    list, with the closest allowed key when it looks misspelled."""
+    names = [a.strip() for a in allowed.split(",")]
+    unknown = sorted(k for k in d if k not in names)
+    if unknown:
+        k = unknown[0]
+        close = difflib.get_close_matches(str(k), names, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise TableError(f"{path}.{k}: unknown key{hint}; allowed keys are {allowed}")
 
 
 def split_sig(sig: str, path: str) -> tuple[str, str]:
@@ -180,8 +187,15 @@ def split_sig(sig: str, path: str) -> tuple[str, str]:
     return ins, outs
 
 
+_UFUNC_KEYS = ("name, aliases, family, nin, nout, identity, reorderable, overload, doc, "
+               "ulp, int_inputs_loop, signature, loop, " + ", ".join(TRAIT_KEYS))
+
+
 def parse_entry(raw: dict, path: str) -> UfuncEntry:
     raw = dict(raw)
+    # A misspelled key first, before a rule reports what it hides ("missing nin").
+    named = f"{path}({raw['name']})" if isinstance(raw.get("name"), str) else path
+    _no_leftovers(raw, named, _UFUNC_KEYS)
     name = _pop(raw, "name", str, path)
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
         raise TableError(f"{path}.name: {name!r} is not a valid identifier; use lower_snake_case")
@@ -211,8 +225,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
             raise TableError(f"{path}: a generalized ufunc (signature) has no identity and is not "
                              f"reorderable; remove identity/reorderable")
     loops_raw = _pop(raw, "loop", list, path)
-    _no_leftovers(raw, path, "name, aliases, family, nin, nout, identity, reorderable, overload, doc, "
-                  "ulp, int_inputs_loop, signature, loop, " + ", ".join(TRAIT_KEYS))
+    _no_leftovers(raw, path, _UFUNC_KEYS)
     if overload and (identity is not None or reorderable or aliases or signature):
         raise TableError(f"{path}: an overload adds loops only; remove identity, reorderable, "
                          f"aliases and signature (the existing ufunc keeps its own)")
@@ -222,6 +235,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
         if not isinstance(g, dict):
             raise TableError(f"{gp}: expected a table ([[ufunc.loop]])")
         g = dict(g)
+        _no_leftovers(g, gp, "types, op, expr, simd, pairwise")  # before the rules name keys
         types = _pop(g, "types", list, gp)
         if not types:
             raise TableError(f"{gp}.types: empty; list at least one signature such as 'ff->f'")
@@ -254,6 +268,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
             if not isinstance(s, dict):
                 raise TableError(f"{sp}: expected {{ op = \"...\", types = \"...\" }}")
             s = dict(s)
+            _no_leftovers(s, sp, "op, expr, types, reduce")
             sop = _pop(s, "op", str, sp, "")
             sexpr = _pop(s, "expr", str, sp, "")
             if bool(sop) == bool(sexpr):
