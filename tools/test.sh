@@ -29,9 +29,32 @@ cmake -S tests/consumer -B build/test-consumer -G Ninja \
 cmake --build build/test-consumer -j2
 LD_LIBRARY_PATH="$PWD/build/test-prefix/lib" ./build/test-consumer/consumer
 
-echo "== Python package (pip install .) and tests against NumPy"
-ufx_pip_install
+echo "== Python package: the wheel (pip wheel .), repaired by auditwheel, installed; its tests"
+ufx_wheel_install build/wheel
 (cd /tmp && "$PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/tests/python")
+
+echo "== The repaired wheel in a fresh venv, with the system's Highway hidden"
+rm -rf build/wheel/venv
+"$PYTHON" -m venv --system-site-packages build/wheel/venv
+build/wheel/venv/bin/python -m pip install -q --no-deps --ignore-installed build/wheel/repaired/ufuncx-*.whl
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+$sudo unshare -m bash -c '
+  set -e
+  for f in /usr/lib/x86_64-linux-gnu/libhwy*.so* /lib/x86_64-linux-gnu/libhwy*.so*; do
+    if [ -e "$f" ]; then mount --bind /dev/null "$f"; fi
+  done
+  cd /tmp
+  if python3 -c "import ctypes; ctypes.CDLL(\"libhwy.so.1\")" 2>/dev/null; then
+    echo "the system libhwy is still loadable"; exit 1
+  fi
+  venv='"$PWD"'/build/wheel/venv/bin/python
+  $venv -c "import ufuncx; assert \"/build/wheel/venv/\" in ufuncx.__file__, ufuncx.__file__"
+  for e in call reduce scatter; do $venv '"$PWD"'/examples/$e.py >/dev/null; done
+  echo "examples ran from the repaired wheel with libhwy hidden"'
+
+echo "== The type stubs: mypy --strict and pyright on tests/typing"
+"$PYTHON" tests/typing/check.py
 
 echo "== NumPy's own test_ufunc.py and test_umath.py with ufuncx's ufuncs in NumPy's place"
 echo "   (tests/numpy_suite: the known failures, object/datetime/string loops, are strict xfail)"
