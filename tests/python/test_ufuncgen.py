@@ -244,3 +244,36 @@ def test_codegen_version_jobs_and_progress(tmp_path):
     r = subprocess.run([sys.executable, "-m", "ufuncx.codegen", "--help"], capture_output=True,
                        text=True, check=True)
     assert "-j JOBS, --jobs JOBS" in r.stdout and "-v, --verbose" in r.stdout
+
+
+def test_line_directives_point_at_the_table(tmp_path):
+    from tools.ufuncgen import table as tbl
+    from tools.ufuncgen.ufuncgen import generate
+    toml = tmp_path / "k.toml"
+    toml.write_text('plugin = "k"\n\n[[ufunc]]\nname = "f"\nnin = 1\nnout = 1\ndoc = "x"\n\n'
+                    '[[ufunc.loop]]\ntypes = ["d->d"]\nexpr = "a + T(1)"\n'
+                    'simd = [{ types = "d", expr = \'hn::Add(a, hn::Set(d, 1))\' }]\n')
+    t = tbl.load_table(str(toml))
+    generate(t, str(tmp_path / "out"), "k.toml", "k", table_dir=str(tmp_path))
+    for name, expr, line in (("generated_ops.h", "return a + T(1);", 11),
+                             ("simd_loops.cc", "return hn::Add(a, hn::Set(d, 1));", 12)):
+        text = (tmp_path / "out" / name).read_text().split("\n")
+        i = next(k for k, s in enumerate(text) if s.strip() == expr)
+        assert text[i - 1] == f'#line {line} "{toml}"'
+        # and back to the generated file, numbered as it really is
+        assert text[i + 1] == f'#line {i + 3} "{name}"'
+
+
+def test_a_kernel_that_does_not_compile_is_reported_at_its_table_line(tmp_path):
+    import subprocess
+    import sys
+    toml = tmp_path / "k.toml"
+    toml.write_text('plugin = "k"\n\n[[ufunc]]\nname = "f"\nnin = 1\nnout = 1\ndoc = "x"\n\n'
+                    '[[ufunc.loop]]\ntypes = ["d->d"]\nexpr = "a + not_a_function(a)"\n')
+    r = subprocess.run([sys.executable, "-m", "ufuncx.codegen", str(toml), "-o",
+                        str(tmp_path / "out"), "--build", "-j", "1"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 1
+    assert f"{toml}:11:" in r.stderr and "not_a_function" in r.stderr
+    assert "ufuncx-codegen: configure (cmake): done in" in r.stderr
+    assert "ufuncx-codegen: error: the plugin build failed" in r.stderr

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
 import re
 import tomllib
 
@@ -355,6 +356,14 @@ class Table:
     entries: list
     plugin: str | None = None      # plugin name (user tables)
     includes: tuple[str, ...] = ()  # headers with the table's kernel structs
+    path: str | None = None         # the TOML file, when read from one
+    expr_lines: dict = dataclasses.field(default_factory=dict)  # expr text -> its line
+
+    def locate(self, expr: str):
+        """(file, line) of an `expr` in the table's TOML, or None: the
+        generator's #line directives, so the compiler points at the table."""
+        line = self.expr_lines.get(expr)
+        return (os.path.abspath(self.path), line) if self.path and line else None
 
 
 def parse_table(data: dict, source: str = "<table>") -> Table:
@@ -387,10 +396,29 @@ def parse(data: dict, source: str = "<table>") -> list[UfuncEntry]:
     return parse_table(data, source).entries
 
 
+_EXPR_VALUE = re.compile(r"""\bexpr\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')""")
+
+
+def _expr_lines(text: str) -> dict:
+    """The line of each `expr = "..."` string in a TOML text (the first, when
+    the same text appears twice)."""
+    found = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        for m in _EXPR_VALUE.finditer(line):
+            try:
+                value = tomllib.loads(f"v = {m.group(1)}")["v"]
+            except tomllib.TOMLDecodeError:
+                continue
+            found.setdefault(value, n)
+    return found
+
+
 def load_table(path: str) -> Table:
     with open(path, "rb") as f:
-        try:
-            data = tomllib.load(f)
-        except tomllib.TOMLDecodeError as e:
-            raise TableError(f"{path}: not valid TOML: {e}") from None
-    return parse_table(data, path)
+        raw = f.read()
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise TableError(f"{path}: not valid TOML: {e}") from None
+    table = parse_table(data, path)
+    return dataclasses.replace(table, path=path, expr_lines=_expr_lines(raw.decode("utf-8")))

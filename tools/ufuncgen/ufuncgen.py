@@ -160,7 +160,31 @@ def collect(entries):
     return records
 
 
-def ops_header(entries, includes, source):
+LINE_BACK = "#line @BACK@"  # resolved by resolve_line_markers()
+
+
+def at_table(locate, expr):
+    """A #line directive naming the expression's place in the table (so a
+    compiler error in a user's kernel points at the TOML line), or none."""
+    where = locate(expr) if locate else None
+    return [f'#line {where[1]} "{where[0]}"'] if where else []
+
+
+def back_here(locate, expr):
+    return [LINE_BACK] if locate and locate(expr) else []
+
+
+def resolve_line_markers(text, filename):
+    """Turns each LINE_BACK marker into a #line that returns the compiler to
+    the generated file itself, at the line that follows."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line == LINE_BACK:
+            lines[i] = f'#line {i + 2} "{filename}"'
+    return "\n".join(lines)
+
+
+def ops_header(entries, includes, source, locate=None):
     """generated_ops.h: the built-in kernels, the table's headers and one
     struct per `expr` kernel (namespace ufuncx::ops)."""
     lines = [string.Template(HEADER).substitute(source=source), "#pragma once", "",
@@ -180,14 +204,16 @@ def ops_header(entries, includes, source):
                       f"  static auto Call({args}) {{",
                       "    using T = T0;  // the first argument's type",
                       "    using std::abs, std::exp, std::log, std::sqrt, std::fmin, std::fmax;",
+                      *at_table(locate, g.expr),
                       f"    return {g.expr};",
+                      *back_here(locate, g.expr),
                       "  }",
                       "};"]
     lines += ["}  // namespace ufuncx::ops", ""]
     return "\n".join(lines)
 
 
-def simd_expr_structs(entries):
+def simd_expr_structs(entries, locate=None):
     out = []
     for e in entries:
         for gi, g in enumerate(e.loops):
@@ -200,7 +226,9 @@ def simd_expr_structs(entries):
                         "  template <class D, class V>",
                         f"  HWY_INLINE V operator()(D d, {args}) const {{",
                         "    (void)d;",
+                        *at_table(locate, sd.expr),
                         f"    return {sd.expr};",
+                        *back_here(locate, sd.expr),
                         "  }",
                         "};"]
     return "\n".join(out)
@@ -441,8 +469,9 @@ def generate(table, out_dir, source, plugin=None, table_dir="."):
     entries = table.entries
     ns = f"gen_{plugin}" if plugin else "gen"
     records, scalar, simd = plan_files(table)
-    exprs = simd_expr_structs(entries)
-    files = {"generated_ops.h": ops_header(entries, table.includes, source)}
+    locate = table.locate if table.path else None
+    exprs = simd_expr_structs(entries, locate)
+    files = {"generated_ops.h": ops_header(entries, table.includes, source, locate)}
     for f, recs in scalar.items():
         files[f"loops_{f}.cc"] = scalar_file(f, recs, "generated_ops.h", source, ns)
     for f, recs in simd.items():
@@ -455,7 +484,7 @@ def generate(table, out_dir, source, plugin=None, table_dir="."):
         files["registry_gen.cc"] = registry(entries, records, scalar, simd, source)
     assert sorted(files) == sorted(output_names(table, plugin))
     for f, text in files.items():
-        write(os.path.join(out_dir, f), text)
+        write(os.path.join(out_dir, f), resolve_line_markers(text, f))
     return sorted(files)
 
 
