@@ -7,6 +7,7 @@
 #include <functional>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
 
 #include "cast.h"
@@ -435,7 +436,33 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
     given[o] = call.LoopView(static_cast<int>(o), *outputs[o]);
     given_ptrs[o] = &given[o];
   }
-  call.plan = Plan(call.inputs, given_ptrs.span(), opt);
+  try {
+    call.plan = Plan(call.inputs, given_ptrs.span(), opt);
+  } catch (const TypeError&) {
+    // No loop for a weak int typed as the float operands' type (ldexp(x, 3):
+    // every loop takes an integer there). NumPy then lets the int match any
+    // integer input of a loop and checks its value against the loop's type:
+    // plan it as the narrowest int, deferred to that check below.
+    bool retyped = false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const auto& w = inputs[i].weak;
+      if (!w || w->kind != WeakScalar::Kind::kInt || deferred[i] ||
+          IsInteger(call.inputs[i].dtype) || call.inputs[i].dtype == DType::kBool) {
+        continue;
+      }
+      std::memset(call.scalars[i].bytes, 0, sizeof(call.scalars[i].bytes));
+      call.inputs[i] = Scalar(DType::kInt8, call.scalars[i].bytes);
+      deferred[i] = 1;
+      retyped = true;
+    }
+    if (!retyped) throw;
+    const std::exception_ptr first = std::current_exception();
+    try {
+      call.plan = Plan(call.inputs, given_ptrs.span(), opt);
+    } catch (const TypeError&) {
+      std::rethrow_exception(first);  // NumPy's message names the original types
+    }
+  }
   for (int o = 0; moved && o < nout_; ++o) {
     const auto& miss = call.plan.missing[static_cast<size_t>(nin_ + o)];
     const size_t present = static_cast<size_t>(std::count(miss.begin(), miss.end(), false));

@@ -653,3 +653,19 @@ def test_thread_cap_and_environment():
         r = subprocess.run([sys.executable, "-c", code], env={**full, **env},
                            capture_output=True, text=True)
         assert r.stdout.strip() == want, (env, r.stdout, r.stderr)
+
+
+def test_weak_python_int_matches_an_integer_loop_input_as_numpy():
+    # ldexp has no float/float loop: a Python int beside floats takes the first
+    # loop with an integer there ('di'), and its value is checked against it.
+    import ufuncx as ux
+    for dt in (np.float16, np.float32, np.float64):
+        x = np.array([1.5, -2.0], dtype=dt)
+        for e in (3, -1, True, np.int64(2)):
+            r, want = ux.ldexp(x, e), np.ldexp(x, e)
+            assert r.dtype == want.dtype and np.array_equal(r, want)
+    with pytest.raises(OverflowError, match="out of bounds for int32"):
+        ux.ldexp(np.array([1.5]), 2**40)
+    with pytest.raises(TypeError, match="ldexp"):
+        ux.ldexp(np.array([1.5]), 2.0)
+    assert ux.ldexp(1.5, 3) == np.ldexp(1.5, 3)
