@@ -498,6 +498,8 @@ def main(argv=None):
     p.add_argument("--check", action="store_true", help="validate only")
     p.add_argument("--stub", nargs=2, metavar=("HEADER", "OUT"),
                    help="write the package's type stub: HEADER, then a line per ufunc")
+    p.add_argument("--docs", metavar="OUT",
+                   help="write the package's numpydoc sections (examples worked out by NumPy)")
     a = p.parse_args(argv)
     try:
         table = tbl.load_table(a.table)
@@ -509,6 +511,10 @@ def main(argv=None):
         return 0
     if a.list_outputs:
         print("\n".join(output_names(table, table.plugin)))
+        return 0
+    if a.docs:
+        from . import docs  # needs NumPy, which only this output does
+        write(a.docs, docs.module(table.entries))
         return 0
     if a.stub:
         with open(a.stub[0], encoding="utf-8") as f:

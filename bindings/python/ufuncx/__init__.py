@@ -8,6 +8,7 @@ object that behaves like ``numpy.ufunc``::
     ux.divmod(np.arange(5), 3)          # (array([0, 0, 0, 1, 1]), array([0, 1, 2, 0, 1]))
 """
 from . import _core
+from . import _docs
 from . import _methods
 from ._at import ufunc_at as _ufunc_at
 from ._core import __version__
@@ -23,7 +24,8 @@ __all__ = ["__version__", "ufunc", "registry", "simd_targets", "loop_targets", "
 
 
 class _Doc:
-    """ufunc.__doc__: NumPy's generated text until a caller sets its own
+    """ufunc.__doc__: NumPy's first line and the table's summary, then (built-ins)
+    the numpydoc sections generated from the table, until a caller sets its own
     (kept in the object's __dict__, as NumPy keeps it); deleting it brings
     the generated text back. On the class, the class's docstring."""
 
@@ -34,7 +36,10 @@ class _Doc:
         if obj is None:
             return self.class_doc
         doc = obj.__dict__.get("__doc__")
-        return obj._default_doc if doc is None else doc
+        if doc is not None:
+            return doc
+        sections = _docs.SECTIONS.get(obj.__name__)  # built-ins: numpydoc from the table
+        return obj._default_doc + "\n\n" + sections if sections else obj._default_doc
 
     def __set__(self, obj, value):
         obj.__dict__["__doc__"] = value
