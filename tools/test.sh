@@ -56,6 +56,12 @@ $sudo unshare -m bash -c '
 echo "== The type stubs: mypy --strict and pyright on tests/typing"
 "$PYTHON" tests/typing/check.py
 
+echo "== The documentation site (docs/): Sphinx, warnings as errors, and its doctests"
+rm -rf build/docs
+(cd /tmp && "$PYTHON" -m sphinx -W --keep-going -q -b html "$OLDPWD/docs" "$OLDPWD/build/docs/html")
+(cd /tmp && "$PYTHON" -m sphinx -W --keep-going -q -b doctest "$OLDPWD/docs" "$OLDPWD/build/docs/doctest")
+tail -n 4 build/docs/doctest/output.txt
+
 echo "== NumPy's own test_ufunc.py and test_umath.py with ufuncx's ufuncs in NumPy's place"
 echo "   (tests/numpy_suite: the known failures, object/datetime/string loops, are strict xfail)"
 (cd /tmp && PYTHONPATH="$OLDPWD/tests/numpy_suite" "$PYTHON" -m pytest -q -p no:cacheprovider \

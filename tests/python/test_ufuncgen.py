@@ -244,6 +244,10 @@ def test_codegen_version_jobs_and_progress(tmp_path):
     r = subprocess.run([sys.executable, "-m", "ufuncx.codegen", "--help"], capture_output=True,
                        text=True, check=True)
     assert "-j JOBS, --jobs JOBS" in r.stdout and "-v, --verbose" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "ufuncx.codegen", "--format-doc"],
+                       capture_output=True, text=True, check=True)
+    with open(r.stdout.strip()) as f:  # the reference ships with the tool
+        assert f.read().startswith("# The ufunc table format")
 
 
 def test_line_directives_point_at_the_table(tmp_path):

@@ -5,7 +5,8 @@
     ufuncx-codegen --emit generic-ufunc [my_table.toml]       # npcomp numpy.generic_ufunc text
 
 The table has the format of ufuncx's own ufuncs/ufuncs.toml, documented in
-docs/table-format.md.
+table-format.md (installed next to this tool: ufuncx-codegen --format-doc
+prints its path).
 A plugin table adds `plugin = "name"` (or pass --name), may list `includes`
 (headers with kernel structs, found next to the table), and marks entries
 that add loops to an existing ufunc with `overload = true`.
@@ -208,6 +209,8 @@ def main(argv=None):
     p.add_argument("--check", action="store_true", help="validate the table only")
     p.add_argument("--cmake-dir", action="store_true",
                    help="print the installed ufuncx CMake package directory (for ufuncx_DIR)")
+    p.add_argument("--format-doc", action="store_true",
+                   help="print the path of the table format's reference (table-format.md)")
     p.add_argument("--emit", choices=["generic-ufunc"],
                    help="print the table (default: ufuncx's registry) as npcomp numpy.generic_ufunc")
     a = p.parse_args(argv)
@@ -218,6 +221,14 @@ def main(argv=None):
                 raise FileNotFoundError("no ufuncx CMake package next to this tool")
             print(d)
             return 0
+        if a.format_doc:
+            here = os.path.dirname(os.path.abspath(__file__))
+            for cand in (os.path.join(here, "table-format.md"),
+                         os.path.join(here, "..", "..", "docs", "table-format.md")):
+                if os.path.isfile(cand):
+                    print(os.path.abspath(cand))
+                    return 0
+            raise FileNotFoundError("table-format.md is not installed next to ufuncx-codegen")
         if a.emit:
             table = tbl.load_table(a.table or _builtin_table())
             sys.stdout.write(emit_generic_ufunc(table.entries, table.plugin or "ufuncx"))
