@@ -2,7 +2,11 @@
 reference of every ufunc (from the installed package's generated docstrings)
 and the SVG figures of the scatter dimension numbers."""
 import os
+import sys
 import textwrap
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tools.ufuncgen.ufuncgen import write as _write  # noqa: E402 (writes only what changed)
 
 
 def reference(path):
@@ -32,15 +36,6 @@ def reference(path):
         body = prose.replace("|", "\\|") + rubric + examples
         lines += [body, ""]
     _write(path, "\n".join(lines))
-
-
-def _write(path, text):
-    if os.path.exists(path):
-        with open(path) as f:
-            if f.read() == text:
-                return
-    with open(path, "w") as f:
-        f.write(text)
 
 
 # ---- figures: StableHLO scatter's dimension numbers, drawn as SVG ----
