@@ -5,14 +5,20 @@ cd "$(dirname "$0")/.."
 source tools/setup.sh
 ufx_install_deps
 
-echo "== C++ examples"
-ufx_build build/demo -DUFX_BUILD_TESTS=OFF
-./build/demo/example_call
-./build/demo/example_reduce
-./build/demo/example_scatter
+# One build of the library: the Python wheel, whose CMake package the C++
+# examples and the plugin are then built against.
+echo "== Building and installing the Python package (pip install .)"
+ufx_pip_install
+ufuncx_dir=$("$PYTHON" -m ufuncx.codegen --cmake-dir)
+
+echo "== C++ examples (against the installed package)"
+cmake -S examples -B build/demo/examples -G Ninja -Dufuncx_DIR="$ufuncx_dir" >/dev/null
+cmake --build build/demo/examples -j2 >/dev/null
+./build/demo/examples/example_call
+./build/demo/examples/example_reduce
+./build/demo/examples/example_scatter
 
 echo "== Python examples"
-ufx_pip_install
 (cd /tmp && "$PYTHON" "$OLDPWD/examples/call.py" && "$PYTHON" "$OLDPWD/examples/reduce.py" && "$PYTHON" "$OLDPWD/examples/scatter.py")
 
 echo "== On a dask.distributed cluster (examples/dask_cluster.py)"
@@ -23,7 +29,6 @@ echo "== On a dask.distributed cluster (examples/dask_cluster.py)"
 echo "== A user's plugin (examples/custom_ufunc): ufuncx-codegen, then Python and C++"
 plugin=$("$PYTHON" -m ufuncx.codegen examples/custom_ufunc/kernels.toml -o build/demo/kernels --build)
 "$PYTHON" examples/custom_ufunc/use.py "$plugin"
-cmake -S examples/custom_ufunc -B build/demo/use -G Ninja \
-  -Dufuncx_DIR="$("$PYTHON" -m ufuncx.codegen --cmake-dir)" >/dev/null
+cmake -S examples/custom_ufunc -B build/demo/use -G Ninja -Dufuncx_DIR="$ufuncx_dir" >/dev/null
 cmake --build build/demo/use
 ./build/demo/use/use_plugin "$plugin"
