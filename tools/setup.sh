@@ -3,7 +3,7 @@
 # nothing is vendored or downloaded by the build itself.
 set -euo pipefail
 
-UFX_APT_PACKAGES=(g++ libhwy-dev libeigen3-dev libgtest-dev libbenchmark-dev)
+UFX_APT_PACKAGES=(g++ libhwy-dev libeigen3-dev libgtest-dev libbenchmark-dev ccache)
 # The sanitizer and fuzzing build of the tests: clang with libFuzzer.
 UFX_TEST_APT_PACKAGES=(clang libclang-rt-dev)
 UFX_PIP_PACKAGES=(numpy pytest hypothesis pybind11 scikit-build-core cmake ninja)
@@ -74,8 +74,9 @@ ufx_wheel_install() {
   local dir=$1
   rm -rf "$dir/dist" "$dir/repaired"
   "$PYTHON" -m pip wheel -q --no-build-isolation --no-deps -w "$dir/dist" .
-  "$PYTHON" -m auditwheel -v repair -w "$dir/repaired" "$dir"/dist/ufuncx-*.whl 2>&1 |
-    grep -i "wheel written\|platform tag\|error" || true
+  "$PYTHON" -m auditwheel repair -w "$dir/repaired" "$dir"/dist/ufuncx-*.whl \
+    >"$dir/auditwheel.log" 2>&1 || { cat "$dir/auditwheel.log"; return 1; }
+  echo "repaired wheel: $(basename "$dir"/repaired/ufuncx-*.whl)"
   "$PYTHON" -m pip install -q --force-reinstall --no-deps "$dir"/repaired/ufuncx-*.whl
 }
 
