@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 source tools/setup.sh
 ufx_install_deps "${UFX_TEST_APT_PACKAGES[@]}"
 ufx_install_oracles
+# One compiler name for the CMake builds and the wheel's (scikit-build-core
+# configures with g++): ccache keys on it, and the wheel then reuses the
+# objects of build/test-release.
+export CXX=${CXX:-g++}
 
 echo "== C++ build (Highway dynamic dispatch) and tests"
 ufx_build build/test-release -DUFX_BUILD_TESTS=ON -DUFX_BUILD_BENCHMARKS=ON -DUFX_WERROR=OFF
