@@ -281,3 +281,8 @@ def test_a_kernel_that_does_not_compile_is_reported_at_its_table_line(tmp_path):
     assert f"{toml}:11:" in r.stderr and "not_a_function" in r.stderr
     assert "ufuncx-codegen: configure (cmake): done in" in r.stderr
     assert "ufuncx-codegen: error: the plugin build failed" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "ufuncx.codegen", str(toml), "-o",
+                        str(tmp_path / "out"), "--build", "-v"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 1 and r.stdout == ""  # -v output goes to stderr, stdout is the path
+    assert f"{toml}:11:" in r.stderr

@@ -166,7 +166,9 @@ def _step(what, cmd, verbose):
     the step's own output is shown with -v, or when it fails."""
     print(f"ufuncx-codegen: {what} ...", file=sys.stderr, flush=True)
     t0 = time.monotonic()
-    r = subprocess.run(cmd, stdout=None if verbose else subprocess.PIPE,
+    # stdout carries only the library's path (scripts read it): a step's own
+    # output goes to stderr with -v.
+    r = subprocess.run(cmd, stdout=sys.stderr if verbose else subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         if not verbose:
