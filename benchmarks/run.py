@@ -2,6 +2,7 @@
 
     python benchmarks/run.py            # full table + benchmarks/results/call.png
     python benchmarks/run.py --quick    # fewer sizes, for a smoke run
+    python benchmarks/run.py --json docs/benchmarks/call.json   # also save the figures
 
 Each cell is min-of-repeats time(ufuncx) / time(numpy) for the same call on
 the same arrays; < 1.0 means ufuncx is faster.
@@ -111,6 +112,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--ops", default=",".join(OPS))
+    p.add_argument("--json", metavar="PATH", help="also save the measurements as JSON")
     a = p.parse_args()
     sizes = [1, 100, 10**4, 10**6] if a.quick else [1, 10, 100, 10**3, 10**4, 10**5, 10**6, 10**7]
     ops = a.ops.split(",")
@@ -119,6 +121,9 @@ def main():
           f"cpus {os.cpu_count()}")
     print(table(rows, sizes))
     plot(rows, pathlib.Path(__file__).parent / "results" / "call.png")
+    if a.json:
+        import _record
+        _record.save(a.json, "python benchmarks/run.py" + (" --quick" if a.quick else ""), rows)
 
 
 if __name__ == "__main__":

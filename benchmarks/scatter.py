@@ -2,7 +2,7 @@
 CPU) and a speed-of-light C++ loop `t[idx[i]] += u[i]` (no checks, -O3
 -march=native, built here with g++ and loaded with ctypes), in one run.
 
-    python benchmarks/scatter.py [--quick]
+    python benchmarks/scatter.py [--quick] [--json docs/benchmarks/scatter.json]
 
 Each row prints seconds per call (min of repeats) and ratios rival/ufuncx
 (> 1.0 means ufuncx is faster).
@@ -68,7 +68,11 @@ def rivals():
     return out
 
 
+ROWS = []  # every case reported, for --json
+
+
 def report(name, times):
+    ROWS.append({"case": name, "seconds": dict(times)})
     u = times["ufuncx"]
     cells = "  ".join(f"{k} {v * 1e3:8.3f} ms ({v / u:5.2f}x)" for k, v in times.items() if k != "ufuncx")
     print(f"{name:44s} ufuncx {u * 1e3:8.3f} ms  {cells}")
@@ -161,12 +165,17 @@ def other_cases(r, quick):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--json", metavar="PATH", help="also save the measurements as JSON")
     a = p.parse_args()
     r = rivals()
     print(f"numpy {np.__version__}; cpus {os.cpu_count()}")
     sizes = [10**3, 10**5, 10**6] + ([] if a.quick else [10**7])
     add_at_cases(sizes, 10**6, r, baseline())
     other_cases(r, a.quick)
+    if a.json:
+        import _record
+        _record.save(a.json, "python benchmarks/scatter.py" + (" --quick" if a.quick else ""),
+                     ROWS)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Pages and figures the docs build writes before Sphinx reads them: the
-reference of every ufunc (from the installed package's generated docstrings)
-and the SVG figures of the scatter dimension numbers."""
+reference of every ufunc (from the installed package's generated docstrings),
+the SVG figures of the scatter dimension numbers, and the plots of the
+benchmark figures recorded in docs/benchmarks/."""
 import os
 import sys
 import textwrap
@@ -101,3 +102,130 @@ def figures(static_dir):
          'row b of the operand</text>']
     _write(os.path.join(static_dir, "scatter_batching.svg"),
            _svg(760, 150, p, "batching dims: batch b of updates goes to batch b of the operand"))
+
+
+# ---- figures: the recorded benchmark figures (docs/benchmarks/*.json) ----
+
+_COLORS = ["#264653", "#2a9d8f", "#e9c46a", "#f4a261", "#e76f51", "#6d597a", "#8d99ae",
+           "#9c6644", "#90be6d"]
+
+
+def _text(x, y, s, size=11, anchor="start", **attrs):
+    extra = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-family="sans-serif" '
+            f'text-anchor="{anchor}"{extra}>{s}</text>')
+
+
+def _line(x1, y1, x2, y2, color="#999", width=1, dash=None):
+    d = f' stroke-dasharray="{dash}"' if dash else ""
+    return (f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{color}" '
+            f'stroke-width="{width}"{d}/>')
+
+
+def _log_axis(lo, hi, a, b):
+    """Maps a value in [lo, hi] on a log scale onto the pixel range [a, b]."""
+    import math
+    span = math.log(hi) - math.log(lo)
+    return lambda v: a + (math.log(min(max(v, lo), hi)) - math.log(lo)) / span * (b - a)
+
+
+def _source(meta):
+    versions = ", ".join(f"{k} {meta[k]}" for k in ("numpy", "torch", "jax") if k in meta)
+    return (f"{meta['command']} on {meta['date']}: {meta['cpus']} cpus, "
+            f"SIMD {'/'.join(meta['simd'])}; {versions}")
+
+
+def call_plot(data, path):
+    """Small multiples, one per ufunc: time(ufuncx) / time(NumPy) against the
+    number of elements (contiguous), one line per dtype."""
+    rows = [r for r in data["rows"] if r["layout"] == "contiguous"]
+    ops = list(dict.fromkeys(r["op"] for r in rows))
+    dtypes = list(dict.fromkeys(r["dtype"] for r in rows))
+    sizes = sorted({r["n"] for r in rows})
+    w, h, cols = 250, 170, 3
+    gx, gy = 50, 40
+    parts = [_text(10, 20, "time(ufuncx) / time(NumPy), contiguous operands: below 1 is faster",
+                   13)]
+    for k, op in enumerate(ops):
+        x0 = gx + (k % cols) * (w + 30)
+        y0 = gy + (k // cols) * (h + 50)
+        fx = _log_axis(sizes[0], sizes[-1], x0, x0 + w)
+        fy = _log_axis(0.125, 4.0, y0 + h, y0)
+        parts.append(f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="none" '
+                     f'stroke="#ccc"/>')
+        for v in (0.25, 0.5, 1.0, 2.0):
+            parts.append(_line(x0, fy(v), x0 + w, fy(v), "#555" if v == 1 else "#e5e5e5",
+                               1.2 if v == 1 else 1))
+            parts.append(_text(x0 - 4, fy(v) + 4, f"{v:g}", 9, "end"))
+        for n in sizes:
+            parts.append(_text(fx(n), y0 + h + 13, f"1e{len(str(n)) - 1}" if n >= 10 else str(n),
+                               9, "middle"))
+        parts.append(_text(x0 + w / 2, y0 - 6, op, 12, "middle", font_weight="bold"))
+        for c, dtype in enumerate(dtypes):
+            pts = sorted((r["n"], r["ratio"]) for r in rows if r["op"] == op and r["dtype"] == dtype)
+            if pts:
+                d = " ".join(f"{fx(n):.1f},{fy(q):.1f}" for n, q in pts)
+                parts.append(f'<polyline points="{d}" fill="none" stroke="{_COLORS[c]}" '
+                             f'stroke-width="1.8"/>')
+    y = gy + ((len(ops) + cols - 1) // cols) * (h + 50) - 10
+    for c, dtype in enumerate(dtypes):
+        parts.append(_line(gx + c * 110, y, gx + c * 110 + 24, y, _COLORS[c], 3))
+        parts.append(_text(gx + c * 110 + 30, y + 4, dtype, 11))
+    parts.append(_text(gx, y + 24, "elements per operand (log scale); ratio on a log scale. " +
+                       _source(data["meta"]), 10, fill="#555"))
+    width = gx + cols * (w + 30)
+    _write(path, _svg(width, y + 36, parts, "ufuncx against NumPy, elementwise calls"))
+
+
+def scatter_plot(data, path):
+    """One group of bars per case: how many times faster ufuncx is than each
+    rival (rival's time / ufuncx's), on a log scale."""
+    rows = data["rows"]
+    rivals = list(dict.fromkeys(k for r in rows for k in r["seconds"] if k != "ufuncx"))
+    import math
+    bar, gap, label_w, plot_w = 11, 14, 360, 420
+    most = max(r["seconds"][k] / r["seconds"]["ufuncx"] for r in rows for k in r["seconds"])
+    lo, hi = 0.5, 2.0 ** max(2, math.ceil(math.log2(most)))
+    fx = _log_axis(lo, hi, label_w, label_w + plot_w)
+    parts = [_text(10, 20, "speed-up of ufuncx: rival's time / ufuncx's (right of 1: ufuncx "
+                   "is faster)", 13)]
+    y = 40
+    for r in rows:
+        s = r["seconds"]
+        present = [k for k in rivals if k in s]
+        top = y
+        parts.append(_text(label_w - 8, y + bar * len(present) / 2 + 4, r["case"], 10, "end"))
+        for k in present:
+            q = s[k] / s["ufuncx"]
+            c = _COLORS[rivals.index(k) % len(_COLORS)]
+            parts.append(f'<rect x="{fx(lo):.1f}" y="{y}" width="{fx(q) - fx(lo):.1f}" '
+                         f'height="{bar - 2}" fill="{c}"/>')
+            parts.append(_text(fx(q) + 3, y + bar - 3, f"{q:.2f}", 9))
+            y += bar
+        y += gap
+        parts.append(_line(label_w - 4, top - gap / 2, label_w + plot_w, top - gap / 2, "#eee"))
+    for v in (2.0 ** e for e in range(-1, int(math.log2(hi)) + 1)):
+        parts.append(_line(fx(v), 34, fx(v), y, "#555" if v == 1 else "#e5e5e5",
+                           1.2 if v == 1 else 1))
+        parts.append(_text(fx(v), y + 12, f"{v:g}x", 9, "middle"))
+    y += 30
+    for i, k in enumerate(rivals):
+        x = 10 + (i % 4) * 190
+        yy = y + (i // 4) * 18
+        parts.append(f'<rect x="{x}" y="{yy - 9}" width="14" height="10" '
+                     f'fill="{_COLORS[i % len(_COLORS)]}"/>')
+        parts.append(_text(x + 20, yy, k, 11))
+    y += ((len(rivals) + 3) // 4) * 18 + 8
+    parts.append(_text(10, y, _source(data["meta"]), 10, fill="#555"))
+    _write(path, _svg(label_w + plot_w + 60, y + 14, parts, "ufuncx scatter against its rivals"))
+
+
+def benchmark_plots(data_dir, static_dir):
+    """The plots of the figures recorded in data_dir (by the benchmarks'
+    --json option); each recorded file must be there."""
+    import json
+    os.makedirs(static_dir, exist_ok=True)
+    for name, draw in (("call", call_plot), ("scatter", scatter_plot)):
+        with open(os.path.join(data_dir, f"{name}.json")) as f:
+            draw(json.load(f), os.path.join(static_dir, f"bench_{name}.svg"))

@@ -36,7 +36,9 @@ def test_offsets_inner_dim_bounds_and_num_indices():
     dst2 = np.zeros((2, 6, 3), np.int32)
     scatter(src, 1, np.array([0, 2, 9, -5], np.int16), dst2, [1, 1], num_indices=2)
     assert_same(dst2, expected)
-    with pytest.raises(IndexError):
+    # the message names dst's axis and the index as given (not the lowered view's)
+    with pytest.raises(IndexError, match=r"index 9 \(row 1\) at offset 1 is out of bounds "
+                                         r"for axis 1 with size 6"):
         scatter(src, 1, np.array([0, 9], np.int16), dst2, [1, 1], check_bounds=False,
                 num_indices=2)
     assert_same(dst2, expected)

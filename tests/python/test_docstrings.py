@@ -46,3 +46,30 @@ def test_module_doctests(module):
     m = importlib.import_module(module)
     failed, _ = doctest.testmod(m, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert failed == 0
+
+
+def _front_ends():
+    import ufuncx.asctile
+    import ufuncx.torchlike
+    fns = [ux.scatter, ux.at, ux.registry, ux.load_plugin, ufuncx.asctile.scatter]
+    fns += [getattr(ufuncx.torchlike, n) for n in ufuncx.torchlike.__all__]
+    return fns
+
+
+@pytest.mark.parametrize("fn", _front_ends(), ids=lambda f: f.__qualname__)
+def test_front_end_docstrings_are_numpydoc_and_document_exactly_their_parameters(fn):
+    import inspect
+    import re
+    doc = inspect.getdoc(fn)
+    sections = set(re.findall(r"^(\w[\w ]*)\n-{3,}$", doc, re.M))
+    assert "Parameters" in sections or not inspect.signature(fn).parameters
+    if not isinstance(fn, type):
+        assert "Returns" in sections
+    if fn is not ux.load_plugin:  # (its example needs a built plugin: docs/plugins.md)
+        assert "Examples" in sections
+    params = doc.split("Parameters\n----------\n", 1)[-1].split("\n\n", 1)[0]
+    documented = [name.strip() for line in re.findall(r"^(\w[\w, ]*) :", params, re.M)
+                  for name in line.split(",")]
+    target = fn.__init__ if isinstance(fn, type) else fn
+    actual = [p for p in inspect.signature(target).parameters if p != "self" or target is fn]
+    assert documented == actual

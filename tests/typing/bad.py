@@ -13,3 +13,6 @@ n: str = ux.add.nin  # E: nin is an int
 ux.scatter(a, a, a)  # E: the dimension numbers are required
 ux.at(a)[0].add(1.0, mode="wrap")  # E: not one of jax's modes
 ux.set_num_threads("two")  # E: a count is an int
+ux.torchlike.scatter_reduce_(a, 0, a, a, "average")  # E: not one of torch's reductions
+ux.torchlike.index_add_(a, 0, a)  # E: index_add_ needs the source
+ux.asctile.scatter(a, 0, a, a)  # E: the offsets are required

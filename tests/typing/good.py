@@ -29,3 +29,12 @@ z = ux.at(a)[1:3].add(2.0, mode="drop")
 names: list[str] = ux.registry()
 ux.set_num_threads(2)
 threads: int = ux.get_num_threads()
+
+# PyTorch-style and Ascend front ends: self comes back with its own type.
+t: npt.NDArray[np.float64] = np.zeros(4)
+t2: npt.NDArray[np.float64] = ux.torchlike.scatter_add_(t, 0, np.array([0, 1, 1]), np.ones(3))
+ux.torchlike.scatter_reduce_(t, 0, np.array([0, 1]), np.ones(2), "amax", include_self=False)
+ux.torchlike.index_put_(t, (np.array([3]),), np.ones(1), accumulate=True)
+fresh = ux.torchlike.index_add(t, 0, np.array([2]), np.ones(1), alpha=2)
+dst = np.zeros((4, 3))
+ux.asctile.scatter(np.ones((2, 3)), 0, np.array([0, 2]), dst, [0])

@@ -15,10 +15,16 @@ def stub_class(entry) -> str:
 
 def stub(entries, header: str) -> str:
     lines = [header.rstrip("\n")]
+    names = []
     for e in entries:
         if e.overload:
             continue
         cls = stub_class(e)
-        lines.append(f"{e.name}: {cls}")
-        lines.extend(f"{alias}: {cls}" for alias in e.aliases)
+        for name in (e.name,) + e.aliases:
+            lines.append(f"{name}: {cls}")
+            names.append(name)
+    lines.append("")
+    lines.append("__all__ += [")
+    lines.extend(f"    {n!r}," for n in names)
+    lines.append("]")
     return "\n".join(lines) + "\n"

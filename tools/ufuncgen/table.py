@@ -140,7 +140,7 @@ class UfuncEntry:
     int_inputs_loop: str | None = None
     signature: str | None = None  # core dims of a generalized ufunc
     overload: bool = False        # loops for an existing ufunc (plugins)
-    traits: Traits = None         # type-resolution and reduction rules
+    traits: Traits | None = None  # type-resolution and reduction rules
     family: str = DEFAULT_FAMILY  # the loop family: its generated files and SIMD target
 
     def pairwise_types(self) -> str:
@@ -383,7 +383,7 @@ def parse_table(data: dict, source: str = "<table>") -> Table:
         raise TableError(f"{source}: no [[ufunc]] entries; add at least one")
     _no_leftovers(data, source, "format, plugin, includes, ufunc")
     entries = [parse_entry(u, f"ufunc[{i}]") for i, u in enumerate(ufuncs)]
-    names = {}
+    names: dict[str, int] = {}
     for i, e in enumerate(entries):
         for n in (e.name,) + e.aliases:
             if n in names:
@@ -399,10 +399,10 @@ def parse(data: dict, source: str = "<table>") -> list[UfuncEntry]:
 _EXPR_VALUE = re.compile(r"""\bexpr\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')""")
 
 
-def _expr_lines(text: str) -> dict:
+def _expr_lines(text: str) -> dict[str, int]:
     """The line of each `expr = "..."` string in a TOML text (the first, when
     the same text appears twice)."""
-    found = {}
+    found: dict[str, int] = {}
     for n, line in enumerate(text.splitlines(), 1):
         for m in _EXPR_VALUE.finditer(line):
             try:

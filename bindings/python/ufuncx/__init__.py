@@ -76,14 +76,57 @@ ufunc.__deepcopy__ = lambda self, memo: self
 
 
 def registry():
-    """Names of every registered ufunc, in table order."""
+    """Names of every registered ufunc, in table order (built-ins first,
+    then those of loaded plugins).
+
+    Returns
+    -------
+    list of str
+        One name per ufunc object (aliases such as ``abs`` are not listed).
+
+    Examples
+    --------
+    >>> import ufuncx as ux
+    >>> names = ux.registry()
+    >>> names[:3]
+    ['add', 'subtract', 'multiply']
+    >>> ux.add is getattr(ux, names[0])
+    True
+    """
     return list(_core.registry())
 
 
 def load_plugin(path):
-    """Loads a plugin built by ufuncx-codegen and publishes its new ufuncs as
-    ufuncx.<name> (overloads join the existing objects). Loading the same
-    file again does nothing. Returns the names defined or extended."""
+    """Loads a plugin built by ``ufuncx-codegen --build`` and publishes its
+    new ufuncs as ``ufuncx.<name>``; its overloads join the existing ufunc
+    objects.
+
+    Loading the same file again does nothing. The plugin's ufuncs pickle by
+    name with the plugin's path, so worker processes load it too.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The plugin's shared library.
+
+    Returns
+    -------
+    list of str
+        The names the plugin defined or extended.
+
+    Raises
+    ------
+    FileNotFoundError
+        When `path` does not exist.
+    ValueError
+        When the file is not a ufuncx plugin, was built for another ufuncx
+        ABI, or defines a name or a loop that already exists; nothing of it
+        is registered then.
+
+    See Also
+    --------
+    registry : the names registered so far.
+    """
     import errno
     import os
     path = os.fspath(path)

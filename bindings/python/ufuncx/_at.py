@@ -121,27 +121,27 @@ def lower_index(a, index):
     return view, indices, ivd, positions, shape, window_dims
 
 
-def ufunc_at(ufunc, a, indices, b=None):
+def ufunc_at(self, a, indices, b=None, /):
     """Performs unbuffered in place operation on operand `a` for elements
     specified by `indices`, like numpy.ufunc.at."""
-    r = _override.at(ufunc, (a, indices) if b is None else (a, indices, b))
+    r = _override.at(self, (a, indices) if b is None else (a, indices, b))
     if r is not _override.NO_OVERRIDE:  # an argument's __array_ufunc__ (NEP 13)
         return r
-    _core._check_at(ufunc, b is not None)  # core's checks, in NumPy's order
+    _core._check_at(self, b is not None)  # core's checks, in NumPy's order
     if not isinstance(a, np.ndarray):
         raise TypeError("first operand must be a numpy.ndarray")
     if not a.dtype.isnative:
         # A byte-swapped target: the loops run on a native copy, written back
         # only when the call succeeded (an error leaves the target as it was).
         native = a.astype(a.dtype.newbyteorder("="))
-        ufunc_at(ufunc, native, indices, b)
+        ufunc_at(self, native, indices, b)
         a[...] = native
         return
     if (b is not None and type(indices) is np.ndarray and indices.dtype.kind in "iu"
             and indices.dtype.isnative and indices.ndim >= 1 and a.ndim >= 1):
         # The common form, a[int_array] (op)= b, goes to the C++ front end,
         # which lowers it the same way without the Python steps below.
-        _core._at(ufunc, a, indices, np.asarray(b))  # (the planner copies what aliases a)
+        _core._at(self, a, indices, np.asarray(b))  # (the planner copies what aliases a)
         return
     view, idx, ivd, positions, shape, window_dims = lower_index(a, indices)
     if b is None:
@@ -153,4 +153,7 @@ def ufunc_at(ufunc, a, indices, b=None):
         except ValueError:
             raise ValueError("array is not broadcastable to correct shape") from None
     _core._scatter([view], idx, [upd], window_dims, positions, [], [], positions, ivd,
-                   ufunc, "wrap_raise")
+                   self, "wrap_raise")
+
+
+ufunc_at.__name__, ufunc_at.__qualname__ = "at", "ufunc.at"  # (in messages, as NumPy's)

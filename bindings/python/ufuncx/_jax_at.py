@@ -26,7 +26,47 @@ _GATHER_MODES = ("fill", "clip", "promise_in_bounds")
 
 
 class at:
-    """ufuncx.at(x)[index] -> an index-update reference (see the module)."""
+    """JAX's ``x.at[index]`` on NumPy arrays: ``ufuncx.at(x)[index]`` is an
+    index-update reference whose methods return new arrays.
+
+    Its methods are ``set``, ``add``, ``multiply`` (``mul``), ``min``,
+    ``max``, ``apply`` and ``get``, with JAX's keywords (``mode``,
+    ``indices_are_sorted``, ``unique_indices``, ``fill_value``). The updates
+    lower to :func:`ufuncx.scatter`, one update per selected element in the
+    order of NumPy's selection, which is the order XLA applies them in.
+    Index forms are NumPy's and JAX's: ints, slices, integer and boolean
+    arrays, None and Ellipsis.
+
+    Out-of-bounds indices follow JAX's modes. Negative indices count from
+    the end first. Updates drop what falls outside ('drop', the default,
+    and 'promise_in_bounds') or clamp it onto the edge ('clip'). ``get``
+    clamps by default or, with ``mode='fill'``, gives `fill_value` (NaN for
+    inexact dtypes, the minimum of signed integers, the maximum of unsigned
+    ones, True for bool).
+
+    Parameters
+    ----------
+    array : array_like
+        The array to index; it is never changed.
+
+    See Also
+    --------
+    scatter : the general scatter these lower to.
+    ufunc.at : NumPy's in-place form.
+
+    Examples
+    --------
+    >>> import numpy as np, ufuncx as ux
+    >>> x = np.arange(5.0)
+    >>> ux.at(x)[np.array([0, 0, 4])].add(10.0)   # repeated indices add up
+    array([20.,  1.,  2.,  3., 14.])
+    >>> ux.at(x)[[1, 9]].set(0.0, mode="clip")    # 9 is clamped to 4
+    array([0., 0., 2., 3., 0.])
+    >>> ux.at(x)[[1, 9]].get(mode="fill", fill_value=-1.0)
+    array([ 1., -1.])
+    >>> x                                          # unchanged
+    array([0., 1., 2., 3., 4.])
+    """
 
     __slots__ = ("array",)
 

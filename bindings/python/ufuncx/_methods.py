@@ -271,23 +271,15 @@ def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=Fals
     return self._resolve_dtypes(given[:nin], given[nin:], signature, casting or "same_kind")
 
 
-def _parameter(name, kind, default=inspect.Parameter.empty):
-    return inspect.Parameter(name, kind, default=default)
-
-
 def signature_of(self):
     """inspect.signature(ufunc), as NumPy's ufuncs give it."""
-    pos, kw = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.KEYWORD_ONLY
+    P = inspect.Parameter
     names = ["x"] if self.nin == 1 else [f"x{i}" for i in range(1, self.nin + 1)]
-    params = [_parameter(n, pos) for n in names]
-    params.append(_parameter("out", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                             None if self.nout == 1 else (None,) * self.nout))
-    if self.signature is None:
-        params.append(_parameter("where", kw, True))
-    else:
-        params += [_parameter("axes", kw, _NoValue), _parameter("axis", kw, _NoValue),
-                   _parameter("keepdims", kw, False)]
-    params += [_parameter("casting", kw, "same_kind"), _parameter("order", kw, "K"),
-               _parameter("dtype", kw, None), _parameter("subok", kw, True),
-               _parameter("signature", kw, None)]
+    params = [P(n, P.POSITIONAL_ONLY) for n in names]
+    params.append(P("out", P.POSITIONAL_OR_KEYWORD,
+                    default=None if self.nout == 1 else (None,) * self.nout))
+    keywords = {"where": True} if self.signature is None else \
+        {"axes": _NoValue, "axis": _NoValue, "keepdims": False}
+    keywords.update(casting="same_kind", order="K", dtype=None, subok=True, signature=None)
+    params += [P(k, P.KEYWORD_ONLY, default=v) for k, v in keywords.items()]
     return inspect.Signature(params)

@@ -22,30 +22,106 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
             scatter_indices_batching_dims=(), combiner=None, indices_are_sorted=False,
             unique_indices=False, mode="skip", plan="auto", threads=2, return_plan=False,
             update_shape=None):
-    """StableHLO `scatter`, functional: returns new arrays (a tuple when
-    `operands` is a tuple). `combiner` is a ufuncx ufunc (or its name) with
-    nin = 2N and nout = N, called as (current..., update...); None replaces.
+    """StableHLO / XLA ``scatter``: new arrays with `updates` combined into
+    copies of `operands` at the places `scatter_indices` names.
 
-    A unary combiner (nin = nout = N, such as ufuncx.negative) is
-    lax.scatter_apply: it is applied to each selected element, once per
-    time it is selected, in update order. The updates then only give the
-    shape of the scatter; pass updates=None and update_shape= (JAX's
-    argument) instead.
+    Every update element goes to one operand element, found as the StableHLO
+    specification finds it: the start index of its window (read from
+    `scatter_indices` along `index_vector_dim` and placed at the operand
+    dims `scatter_dims_to_operand_dims`), plus its offset in the window.
+    Updates are applied in update order, so repeated destinations combine
+    as a sequential loop would, whatever plan the planner picks.
 
-    mode: "skip" drops out-of-bounds update elements (the StableHLO spec),
-    "skip_window" drops a whole window with any element out (XLA/JAX "drop"),
-    "clip" clamps start indices so windows fit (JAX "clip"), "raise" raises
-    IndexError before any write.
+    Parameters
+    ----------
+    operands : array_like or tuple of array_like
+        The arrays scattered into; they are copied, not changed. A tuple
+        scatters into several operands with one combiner of matching arity.
+    scatter_indices : array_like of int
+        The start indices, with the index vector along `index_vector_dim`.
+    updates : array_like or tuple of array_like, or None
+        One array per operand. None with a unary `combiner` and
+        `update_shape` (``lax.scatter_apply``).
+    update_window_dims : sequence of int
+        The dims of `updates` that are window dims (the rest are scatter
+        dims, one per index).
+    inserted_window_dims : sequence of int
+        Operand dims of size one in each window, not present in `updates`.
+    scatter_dims_to_operand_dims : sequence of int
+        The operand dim each component of an index vector addresses.
+    index_vector_dim : int
+        The dim of `scatter_indices` that holds the index vectors; equal to
+        its rank for scalar indices.
+    input_batching_dims, scatter_indices_batching_dims : sequence of int, optional
+        Paired batch dims of the operand and of the indices (StableHLO's
+        batching dims): each batch scatters into its own operand slice.
+    combiner : ufunc or str or None, optional
+        The ufunc (or its name) with ``nin = 2N`` and ``nout = N`` called as
+        ``combiner(current..., update...)``; None replaces. A unary ufunc
+        (``nin = nout = N``) is applied to each selected element, once per
+        time it is selected.
+    indices_are_sorted, unique_indices : bool, optional
+        Accepted as ``jax.lax.scatter`` takes them and ignored: every plan
+        gives the sequential result without the promise.
+    mode : {'skip', 'skip_window', 'clip', 'raise'}, optional
+        Out-of-bounds handling: 'skip' (the specification) drops update
+        elements that fall outside, 'skip_window' (XLA and JAX's 'drop';
+        'drop' and 'fill' are taken as aliases) drops a whole window with
+        any element outside, 'clip' clamps start indices so that windows
+        fit, 'raise' raises IndexError before anything is written.
+    plan : str, optional
+        Forces a planner algorithm ('element', 'rows', 'window_runs',
+        'partitioned', 'sorted_parallel', ...), for tests and benchmarks;
+        every plan gives the same result. The default lets the planner pick.
+    threads : int, optional
+        The most worker threads a plan may use.
+    return_plan : bool, optional
+        Also return the name of the plan that ran.
+    update_shape : sequence of int, optional
+        The shape of the updates when `updates` is None.
 
-    indices_are_sorted and unique_indices are accepted, as jax.lax.scatter
-    takes them, and ignored: every plan gives the sequential result without
-    the promise, and the planner learns runs from the indices themselves.
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        The scattered copies (a tuple when `operands` is a tuple); with
+        ``return_plan=True``, a pair of that and the plan's name. With dask
+        arrays among the arguments, dask arrays (see :doc:`dask`).
 
-    plan forces a planner algorithm (tests and benchmarks: "element",
-    "rows", "window_runs", "partitioned", "sorted_parallel", ...); threads
-    caps the worker threads of the sorted and rows plans. Every plan gives
-    the same result. return_plan=True also returns the name of the plan
-    that ran.
+    Raises
+    ------
+    IndexError
+        With ``mode='raise'``, for an index outside the operand.
+    ValueError
+        For dimension numbers that break the specification's constraints,
+        or a mode that does not exist.
+    TypeError
+        For a combiner of the wrong arity or dtypes it has no loop for.
+
+    See Also
+    --------
+    ufunc.at : NumPy's unbuffered in-place form, lowered to the same planner.
+    at : JAX's ``x.at[idx]`` index updates.
+
+    Examples
+    --------
+    Rows of `updates` added into rows 0, 2 and 0 again of a matrix:
+
+    >>> import numpy as np, ufuncx as ux
+    >>> ux.scatter(np.zeros((3, 4)), np.array([[0], [2], [0]]),
+    ...            np.arange(12.0).reshape(3, 4), update_window_dims=(1,),
+    ...            inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,),
+    ...            index_vector_dim=1, combiner=ux.add)
+    array([[ 8., 10., 12., 14.],
+           [ 0.,  0.,  0.,  0.],
+           [ 4.,  5.,  6.,  7.]])
+
+    Element updates with a maximum; index 7 is outside and skipped:
+
+    >>> ux.scatter(np.zeros(5), np.array([[1], [7], [1]]), np.array([1.0, 2.0, 3.0]),
+    ...            update_window_dims=(), inserted_window_dims=(0,),
+    ...            scatter_dims_to_operand_dims=(0,), index_vector_dim=1,
+    ...            combiner="maximum")
+    array([0., 3., 0., 0., 0.])
     """
     if _any_dask(operands, scatter_indices, updates):  # partitioned on dask (ufuncx/dask.py)
         if return_plan:

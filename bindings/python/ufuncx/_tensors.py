@@ -17,7 +17,7 @@ NumPy's DLPack import does not take, are viewed through ml_dtypes' types.
 import numpy as np
 
 _KDL_CPU = 1  # DLPack's device type of host memory
-_TENSOR_TYPES = {}  # type -> bool (checked once per type)
+_TENSOR_TYPES: dict[type, bool] = {}  # type -> bool (checked once per type)
 
 
 def is_tensor(obj):

@@ -11,11 +11,58 @@ __all__ = ["scatter"]
 
 
 def scatter(src, dim, index, dst, offsets, check_bounds=True, num_indices=None):
-    """Writes rows of `src` into `dst` in place; returns None.
+    """Writes rows of `src` into `dst` in place: row ``src[i]`` goes to
+    ``dst[offsets[0], ..., offsets[dim-1], offsets[dim] + index[i], ...]``,
+    spanning the dims of `dst` after `dim`.
 
-    check_bounds=True skips rows whose position is out of bounds. With
-    check_bounds=False the caller promises every index is valid; ufuncx still
-    refuses to write out of bounds and raises IndexError instead.
+    Parameters
+    ----------
+    src : ndarray
+        The rows, of rank ``dst.ndim - dim``, of dst's dtype; each row no
+        larger than dst's trailing dims.
+    dim : int
+        The dim of `dst` the rows are placed along (not the last one).
+    index : ndarray of int
+        The row positions (1-D), relative to ``offsets[dim]``.
+    dst : ndarray
+        The target, written in place.
+    offsets : sequence of int
+        ``dim + 1`` values: the fixed positions of the leading dims, then the
+        base added to every index.
+    check_bounds : bool, optional
+        True skips the rows that fall outside `dst`. False is the caller's
+        promise that none do; ufuncx still checks, and raises IndexError
+        before writing anything instead of writing out of bounds.
+    num_indices : int, optional
+        Use only the first `num_indices` entries of `index` and rows of
+        `src`.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    IndexError
+        With ``check_bounds=False``, for a row outside `dst`.
+    ValueError
+        For ranks, shapes, dtypes or offsets that do not fit the contract.
+
+    See Also
+    --------
+    ufuncx.scatter : the general scatter this lowers to.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import asctile
+    >>> dst = np.zeros((4, 3))
+    >>> asctile.scatter(np.arange(6.0).reshape(2, 3), 0, np.array([3, 1]), dst, [0])
+    >>> dst
+    array([[0., 0., 0.],
+           [3., 4., 5.],
+           [0., 0., 0.],
+           [0., 1., 2.]])
     """
     for name, t in (("src", src), ("index", index), ("dst", dst)):
         if not isinstance(t, np.ndarray):

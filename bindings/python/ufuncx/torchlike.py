@@ -1,19 +1,20 @@
-"""PyTorch's scatter family on numpy arrays, with PyTorch's semantics and
-error classes (RuntimeError where torch raises it). The work is done by the
-C++ front ends (ufuncx/frontends.h), which lower to the scatter planner;
-this module only converts arguments.
+"""PyTorch's scatter family on numpy arrays (and CPU torch tensors), with
+PyTorch's semantics and error classes (RuntimeError where torch raises it).
+The work is done by the C++ front ends (ufuncx/frontends.h), which lower to
+the scatter planner; this module only converts arguments.
 
-In place: scatter_, scatter_add_, scatter_reduce_, index_add_, index_put_,
-index_copy_, index_fill_, index_reduce_, masked_scatter_, put_ (the last five
-lower to the first ones: an index along dim becomes scatter's index
-expanded over the source; masks and flat indices become index_put_'s).
-Out-of-place twins without the underscore return a new array.
+In place: ``scatter_``, ``scatter_add_``, ``scatter_reduce_``,
+``index_add_``, ``index_put_``, ``index_copy_``, ``index_fill_``,
+``index_reduce_``, ``masked_scatter_`` and ``put_``. The last five lower to
+the first ones: an index along dim becomes scatter's index expanded over the
+source; masks and flat indices become index_put's. Out-of-place twins
+without the underscore return a new array.
 
-Every function also takes torch tensors (CPU, any dtype NumPy has), with no
-copy: in place on a tensor self changes that tensor and returns it; the
-out-of-place twins return a tensor. A tensor that requires grad is refused
-(TypeError) unless grad mode is off (torch.no_grad()), as torch refuses
-in-place writes to leaves that require grad.
+Every function also takes torch tensors (CPU, any dtype NumPy or ml_dtypes
+has), with no copy: in place on a tensor self changes that tensor and
+returns it; the out-of-place twins return a tensor. A tensor that requires
+grad is refused (TypeError) unless grad mode is off (``torch.no_grad()``),
+as torch refuses in-place writes to leaves that require grad.
 """
 import functools
 import operator
@@ -82,9 +83,47 @@ def _dim(dim):
 # C++ front ends (when both layouts are dense), else the planner reads a
 # copy. So the arrays go down as they are.
 def scatter_(self, dim, index, src, *, reduce=None):
-    """Tensor.scatter_: writes src (an array or a scalar value) into self at
-    index along dim; reduce='add' or 'multiply' combines instead (float16 in
-    float32, rounded once, as torch does). A 0-d self is one element."""
+    """Tensor.scatter_: writes `src` into `self` at `index` along `dim`.
+
+    For a 3-D self, ``self[index[i][j][k]][j][k] = src[i][j][k]`` when
+    dim is 0, and likewise along the other dims. With `reduce`, the values
+    combine with what is there instead. float16 and bfloat16 combine in
+    float32 and round once, as torch does. A 0-d self is one element.
+
+    Parameters
+    ----------
+    self : ndarray or torch.Tensor
+        The target, changed in place.
+    dim : int
+        The dim the index runs along (negative counts from the end).
+    index : array_like of int64
+        Positions along `dim`; no larger than `self` in the other dims.
+    src : array_like or scalar
+        The values, an array at least as large as `index`, or one scalar.
+    reduce : {None, 'add', 'multiply'}, optional
+        Combine instead of writing.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        `self`.
+
+    Raises
+    ------
+    RuntimeError
+        For shapes or dtypes torch refuses (its messages); an unknown reduce.
+    IndexError
+        For a dim out of range or an index out of bounds, before any write.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import torchlike
+    >>> torchlike.scatter_(np.zeros((2, 3)), 1, np.array([[2, 0], [1, 2]]),
+    ...                    np.array([[1.0, 2.0], [3.0, 4.0]]))
+    array([[2., 0., 1.],
+           [0., 3., 4.]])
+    """
     _self(self)
     if reduce not in (None, "add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
@@ -101,8 +140,41 @@ def scatter_(self, dim, index, src, *, reduce=None):
 
 
 def scatter_add_(self, dim, index, src):
-    """Tensor.scatter_add_: self[index along dim] += src. float16 sums in
-    float32 and rounds once, as torch does. A 0-d self is one element."""
+    """Tensor.scatter_add_: ``self[index along dim] += src``, repeated
+    positions adding up in index order.
+
+    float16 and bfloat16 sum in float32 and round once, as torch does. A 0-d
+    self is one element.
+
+    Parameters
+    ----------
+    self : ndarray or torch.Tensor
+        The target, changed in place.
+    dim : int
+        The dim the index runs along.
+    index : array_like of int64
+        Positions along `dim`.
+    src : ndarray or torch.Tensor
+        The values added, at least as large as `index`.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        `self`.
+
+    See Also
+    --------
+    scatter_reduce_ : the other reductions.
+    index_add_ : whole slices along a dim.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import torchlike
+    >>> torchlike.scatter_add_(np.zeros(4), 0, np.array([0, 1, 1, 3]),
+    ...                        np.array([1.0, 2.0, 3.0, 4.0]))
+    array([1., 5., 0., 4.])
+    """
     _self(self)
     if not isinstance(src, np.ndarray):
         raise TypeError("scatter_add_(): src must be an array")
@@ -113,11 +185,47 @@ def scatter_add_(self, dim, index, src):
 
 
 def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
-    """Tensor.scatter_reduce_ with reduce in sum, prod, mean, amax, amin.
-    include_self=False resets only the positions that receive updates; mean
-    divides by count + include_self (floor division for integers). float16
-    combines in float32 and rounds once (mean: the rounded sum over the
-    count, rounded again), as torch does. A 0-d self is one element."""
+    """Tensor.scatter_reduce_: combines `src` into `self` at `index`
+    along `dim` with a reduction.
+
+    ``include_self=False`` leaves out the old value of each position that
+    receives an update (the others keep theirs). 'mean' divides by the
+    number of values combined (floor division for integers). float16 and
+    bfloat16 combine in float32 and round once (mean: the rounded sum over
+    the count, rounded again), as torch does.
+
+    Parameters
+    ----------
+    self : ndarray or torch.Tensor
+        The target, changed in place.
+    dim : int
+        The dim the index runs along.
+    index : array_like of int64
+        Positions along `dim`.
+    src : ndarray or torch.Tensor
+        The values, at least as large as `index`.
+    reduce : {'sum', 'prod', 'mean', 'amax', 'amin'}
+        The reduction; 'amax' and 'amin' propagate NaN.
+    include_self : bool, optional
+        Whether the old values of `self` take part.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        `self`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import torchlike
+    >>> torchlike.scatter_reduce_(np.full(4, 5.0), 0, np.array([0, 1, 1, 3]),
+    ...                           np.array([1.0, 2.0, 3.0, 4.0]), "amax",
+    ...                           include_self=False)
+    array([1., 3., 5., 4.])
+    >>> torchlike.scatter_reduce_(np.array([1, 1, 1]), 0, np.array([0, 0, 2]),
+    ...                           np.array([4, 6, 8]), "mean")
+    array([3, 1, 4])
+    """
     _self(self)
     if reduce not in _REDUCES:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
@@ -147,8 +255,39 @@ def _half_mean(self, dim, index, src, include_self):
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
-    """Tensor.index_add_: self.select(dim, index[i]) += alpha * source.select(dim, i).
-    float16 adds in float16, one update at a time, as torch does."""
+    """Tensor.index_add_: ``self.select(dim, index[i]) += alpha *
+    source.select(dim, i)``, repeated positions adding up in order.
+
+    float16 adds in float16, one update at a time, as torch does.
+
+    Parameters
+    ----------
+    self : ndarray or torch.Tensor
+        The target, changed in place.
+    dim : int
+        The dim the index runs along.
+    index : array_like of int64 or int32
+        One position per slice of `source` along `dim`.
+    source : array_like
+        Shaped as `self` except along `dim`, where it has ``len(index)``.
+    alpha : number, optional
+        The factor `source` is scaled by.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        `self`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import torchlike
+    >>> torchlike.index_add_(np.zeros((3, 2)), 0, np.array([0, 2, 0]), np.ones((3, 2)),
+    ...                      alpha=2)
+    array([[4., 4.],
+           [0., 0.],
+           [2., 2.]])
+    """
     _self(self)
     source = np.asarray(source)
     if self.ndim == 0 and source.ndim != 0:
@@ -164,10 +303,38 @@ def index_add_(self, dim, index, source, *, alpha=1):
 
 
 def index_put_(self, indices, values, accumulate=False):
-    """Tensor.index_put_: self[indices] = values (or += with accumulate=True,
-    where repeated indices accumulate; float16 in float16, as torch does).
-    Indices are int64 or int32 positions (negative ones wrap) or bool masks;
-    uint8 masks are taken with torch's deprecation warning."""
+    """Tensor.index_put_: ``self[indices] = values``, or ``+=`` with
+    ``accumulate=True``, where repeated positions accumulate.
+
+    Indices are int64 or int32 positions (negative ones count from the end)
+    or bool masks, with slices and Ellipsis between them as in torch's
+    ``x[:, idx] = v``; uint8 masks are taken with torch's deprecation
+    warning. float16 accumulates in float16, as torch does.
+
+    Parameters
+    ----------
+    self : ndarray or torch.Tensor
+        The target, changed in place.
+    indices : tuple of array_like
+        One entry per leading dim of `self`, broadcast together.
+    values : array_like
+        Broadcast to the selection.
+    accumulate : bool, optional
+        Add into `self` instead of writing.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        `self`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import torchlike
+    >>> torchlike.index_put_(np.zeros(4), (np.array([1, 1, 3]),),
+    ...                      np.array([1.0, 2.0, 3.0]), True)
+    array([0., 3., 0., 3.])
+    """
     _self(self)
     if not isinstance(indices, (tuple, list)):
         raise TypeError("index_put_(): indices must be a tuple of arrays")
@@ -252,8 +419,36 @@ def _dim_index(name, self, dim, index, wrap):
 
 
 def index_copy_(self, dim, index, source):
-    """Tensor.index_copy_: self.select(dim, index[i]) = source.select(dim, i)
-    (index int64, not wrapped)."""
+    """Tensor.index_copy_: ``self.select(dim, index[i]) =
+    source.select(dim, i)``.
+
+    Parameters
+    ----------
+    self : ndarray or torch.Tensor
+        The target, changed in place.
+    dim : int
+        The dim the index runs along.
+    index : array_like of int64
+        One position per slice of `source` (not wrapped: negative is out of
+        bounds).
+    source : array_like
+        Of self's dtype, shaped as `self` except along `dim`.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        `self`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import torchlike
+    >>> torchlike.index_copy_(np.zeros((3, 2)), 0, np.array([2, 0]),
+    ...                       np.array([[1.0, 2.0], [3.0, 4.0]]))
+    array([[3., 4.],
+           [0., 0.],
+           [1., 2.]])
+    """
     _self(self)
     source = np.asarray(source)
     index = np.asarray(index)
@@ -280,8 +475,32 @@ def index_copy_(self, dim, index, source):
 
 
 def index_fill_(self, dim, index, value):
-    """Tensor.index_fill_: self.select(dim, index[i]) = value (a scalar or a
-    0-d array; index int64, negative positions wrap)."""
+    """Tensor.index_fill_: ``self.select(dim, index[i]) = value``.
+
+    Parameters
+    ----------
+    self : ndarray or torch.Tensor
+        The target, changed in place.
+    dim : int
+        The dim the index runs along.
+    index : array_like of int64
+        Positions along `dim`; negative ones count from the end.
+    value : scalar or 0-d array_like
+        The value written.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        `self`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import torchlike
+    >>> torchlike.index_fill_(np.zeros((2, 3)), 1, np.array([0, -1]), 7.0)
+    array([[7., 0., 7.],
+           [7., 0., 7.]])
+    """
     _self(self)
     index = np.asarray(index)
     if not _is_int64(index):
@@ -303,9 +522,39 @@ def index_fill_(self, dim, index, value):
 
 
 def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
-    """Tensor.index_reduce_ with reduce in prod, mean, amax, amin: combines
-    source.select(dim, i) into self.select(dim, index[i]); include_self and
-    mean as scatter_reduce_'s."""
+    """Tensor.index_reduce_: combines ``source.select(dim, i)`` into
+    ``self.select(dim, index[i])`` with a reduction.
+
+    `include_self` and 'mean' work as in :func:`scatter_reduce_`.
+
+    Parameters
+    ----------
+    self : ndarray or torch.Tensor
+        The target, changed in place.
+    dim : int
+        The dim the index runs along.
+    index : array_like of int64 or int32
+        One position per slice of `source`.
+    source : array_like
+        Shaped as `self` except along `dim`.
+    reduce : {'prod', 'mean', 'amax', 'amin'}
+        The reduction.
+    include_self : bool, optional
+        Whether the old values of `self` take part.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        `self`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import torchlike
+    >>> torchlike.index_reduce_(np.full(3, 2.0), 0, np.array([0, 0, 2]),
+    ...                         np.array([3.0, 4.0, 5.0]), "prod")
+    array([24.,  2., 10.])
+    """
     _self(self)
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
@@ -326,8 +575,32 @@ def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
 
 
 def masked_scatter_(self, mask, source):
-    """Tensor.masked_scatter_: the positions where mask (broadcast to self) is
-    true take source's elements in order."""
+    """Tensor.masked_scatter_: the positions where `mask` (broadcast to
+    `self`) is true take `source`'s elements, in order.
+
+    Parameters
+    ----------
+    self : ndarray or torch.Tensor
+        The target, changed in place.
+    mask : array_like of bool
+        Broadcast to the shape of `self`.
+    source : array_like
+        Of self's dtype, with at least as many elements as `mask` has true
+        values.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        `self`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import torchlike
+    >>> torchlike.masked_scatter_(np.zeros(5), np.array([True, False, True, False, True]),
+    ...                           np.array([1.0, 2.0, 3.0, 4.0]))
+    array([1., 0., 2., 0., 3.])
+    """
     _self(self)
     mask, source = np.asarray(mask), np.asarray(source)
     if mask.dtype != np.bool_:
@@ -353,8 +626,34 @@ def masked_scatter_(self, mask, source):
 
 
 def put_(self, index, source, accumulate=False):
-    """Tensor.put_: self seen as 1-D (in C order), [index] = source (or +=
-    with accumulate=True); index int64, negative positions wrap."""
+    """Tensor.put_: `self` seen as 1-D in C order, ``[index] = source``
+    (``+=`` with ``accumulate=True``).
+
+    Parameters
+    ----------
+    self : ndarray or torch.Tensor
+        The target, changed in place.
+    index : array_like of int64
+        Flat positions; negative ones count from the end.
+    source : array_like
+        Of self's dtype, as many elements as `index`.
+    accumulate : bool, optional
+        Add into `self` instead of writing.
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+        `self`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ufuncx import torchlike
+    >>> torchlike.put_(np.zeros((2, 2)), np.array([0, 3, -1]), np.array([1.0, 2.0, 3.0]),
+    ...                accumulate=True)
+    array([[1., 0.],
+           [0., 5.]])
+    """
     _self(self)
     index, source = np.asarray(index), np.asarray(source)
     if not _is_int64(index):
@@ -400,10 +699,19 @@ def _without_slices(shape, indices):
 
 
 def _copying(inplace):
+    """The out-of-place twin of an in-place function, with its signature."""
+    @functools.wraps(inplace)
     def out_of_place(self, *args, **kwargs):
         return inplace(np.array(self, copy=True), *args, **kwargs)
-    out_of_place.__name__ = inplace.__name__.rstrip("_")
-    out_of_place.__doc__ = f"Out-of-place {inplace.__name__}: returns a new array."
+    name = inplace.__name__.rstrip("_")
+    out_of_place.__name__ = out_of_place.__qualname__ = name
+    # The in-place docstring, told of the copy (its examples give the same result).
+    doc = inplace.__doc__.split("\n", 1)[1]
+    doc = doc.replace("The target, changed in place.", "The input; it is copied, not changed.")
+    doc = doc.replace("        `self`.\n", "        A new array (or tensor).\n")
+    doc = doc.replace(f"torchlike.{inplace.__name__}(", f"torchlike.{name}(")
+    out_of_place.__doc__ = (f"Out-of-place Tensor.{name}: as :func:`{inplace.__name__}`, on a "
+                            f"copy of `self`.\n{doc}")
     return out_of_place
 
 
@@ -419,7 +727,7 @@ masked_scatter = _copying(masked_scatter_)
 put = _copying(put_)
 
 
-_TENSOR_TYPES = set()  # the torch tensor types seen (a set lookup per argument after the first)
+_TENSOR_TYPES: set[type] = set()  # the torch tensor types seen (a set lookup per argument after the first)
 _PLAIN_TYPES = {np.ndarray, int, float, bool, str, type(None), slice, type(Ellipsis)}
 
 

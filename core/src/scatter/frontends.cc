@@ -448,6 +448,13 @@ void Scatter(const ArrayView& src, int64_t dim, const ArrayView& index, const Ar
         if (__builtin_add_overflow(p, offsets[dim], &pos[i])) {
           pos[i] = p < 0 ? INT64_MIN : INT64_MAX;
         }
+        if (!check_bounds && (pos[i] < 0 || pos[i] >= dst.shape[dim])) {
+          // (named in dst's dims: the planner would see the view's axis 0)
+          throw IndexError("index " + std::to_string(v) + " (row " + std::to_string(i) +
+                           ") at offset " + std::to_string(offsets[dim]) +
+                           " is out of bounds for axis " + std::to_string(dim) + " with size " +
+                           std::to_string(dst.shape[dim]));
+        }
       }
     }
     return 0;
