@@ -28,18 +28,25 @@ constexpr int64_t kMaxCount = 2 * 64 + 3;  // 64 = most lanes of any target
 void Fill(DType t, char* p, int64_t n, uint32_t seed) {
   static const double kSpecial[] = {0.0, -0.0, 1.0, -1.0, 2.0, 0.5, -3.5, 127.0, -128.0,
                                     255.0, 1e10, -1e10, INFINITY, -INFINITY, NAN,
-                                    1e-310, 65504.0, 88.5, -90.0, 709.5};
+                                    1e-310, 65504.0, 88.5, -90.0, 709.5,
+                                    // rounding: halves to even, just under a half
+                                    2.5, -0.5, 0.49999999999999994, 4503599627370497.0};
+  constexpr int kCount = sizeof(kSpecial) / sizeof(kSpecial[0]);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-100.0, 100.0);
   VisitDType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     for (int64_t i = 0; i < n; ++i) {
-      const double v = i < 20 && (seed & 1) ? kSpecial[(i * 7 + seed) % 20]
-                       : (rng() % 5 == 0) ? kSpecial[rng() % 20] : u(rng);
+      const double v = i < kCount && (seed & 1) ? kSpecial[(i * 7 + seed) % kCount]
+                       : (rng() % 5 == 0) ? kSpecial[rng() % kCount] : u(rng);
       if constexpr (std::is_same_v<T, bool>) {
         StoreElem<uint8_t>(p + i * sizeof(T), v > 0 ? 1 : 0);
       } else if constexpr (kIsInt<T>) {
-        StoreElem<T>(p + i * sizeof(T), static_cast<T>(static_cast<int64_t>(rng())));
+        // half small values of both signs (shift counts in and just out of
+        // range, signs), half anything
+        const int64_t small = static_cast<int64_t>(rng() % 140) - 70;
+        StoreElem<T>(p + i * sizeof(T),
+                     static_cast<T>(rng() % 2 ? small : static_cast<int64_t>(rng())));
       } else {
         StoreElem<T>(p + i * sizeof(T), Convert<T>(v));
       }
@@ -416,7 +423,11 @@ TEST(Loops, AccumulateFromAStartValueContinuesTheScan) {
       EXPECT_EQ(rc_head | rc_tail, rc) << Describe(*u, l);
       for (int64_t i = 0; i < n; ++i) {
         ASSERT_TRUE(Same(l.types[0], parts.data() + i * item, whole.data() + i * item, 0))
-            << Describe(*u, l) << " element " << i;
+            << Describe(*u, l) << " element " << i << ": got byte "
+            << static_cast<int>(static_cast<uint8_t>(parts[i * item])) << ", want "
+            << static_cast<int>(static_cast<uint8_t>(whole[i * item])) << ", start "
+            << static_cast<int>(static_cast<uint8_t>(start[0])) << ", input "
+            << static_cast<int>(static_cast<uint8_t>(in.args[0][i * item]));
       }
       ++checked;
     }

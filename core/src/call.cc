@@ -37,15 +37,6 @@ using internal::kBufferElems;
 // Operands of the tables' loops at most (nin + nout <= 8); more take the heap.
 constexpr int kMaxArgs = 8;
 
-// Whether the contiguous slot may run: every step the item size, or 0 for
-// an input (a single element repeated).
-bool ContigSteps(const int64_t* steps, const int64_t* item, int nin, int nargs) {
-  for (int k = 0; k < nargs; ++k) {
-    if (steps[k] != item[k] && !(k < nin && steps[k] == 0)) return false;
-  }
-  return true;
-}
-
 bool SafeInPlace(const ArrayView& a, const Strides& a_strides,
                  const ArrayView& b, const Strides& b_strides) {
   if (a.data != b.data || a.dtype != b.dtype || a_strides != b_strides) return false;
@@ -389,11 +380,13 @@ CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,
 constexpr int64_t kSplitCallBytes = int64_t{4} << 20;
 constexpr int64_t kSplitCallPieces = 8;
 
-int RunElementwise(LoopFn fn, const LoopContext& ctx, char* const* args, int64_t n,
-                   const int64_t* steps, int nargs) {
+int RunElementwise(const LoopSlots& slots, const LoopContext& ctx, char* const* args, int64_t n,
+                   const int64_t* steps, const int64_t* item, int nin, int nargs) {
   int64_t bytes = 0;
   for (int k = 0; k < nargs; ++k) bytes += n * std::llabs(steps[k]);
-  if (internal::Cores() < 2 || bytes < kSplitCallBytes || nargs > 8) return fn(ctx, args, &n, steps, nullptr);
+  if (internal::Cores() < 2 || bytes < kSplitCallBytes || nargs > 8) {
+    return internal::RunElementwiseSlot(slots, ctx, args, n, steps, item, nin, nargs);
+  }
   const int64_t piece = ((n + kSplitCallPieces - 1) / kSplitCallPieces + 63) / 64 * 64;
   const int64_t pieces = (n + piece - 1) / piece;
   std::atomic<int64_t> next{0};
@@ -401,10 +394,10 @@ int RunElementwise(LoopFn fn, const LoopContext& ctx, char* const* args, int64_t
   internal::RunWorkers(2, [&](int) {
     for (int64_t k; (k = next.fetch_add(1)) < pieces;) {
       const int64_t start = k * piece;
-      int64_t count = std::min(piece, n - start);
+      const int64_t count = std::min(piece, n - start);
       char* at[8];
       for (int j = 0; j < nargs; ++j) at[j] = args[j] + start * steps[j];
-      const int s = fn(ctx, at, &count, steps, nullptr);
+      const int s = internal::RunElementwiseSlot(slots, ctx, at, count, steps, item, nin, nargs);
       int none = 0;
       if (s != 0) status.compare_exchange_strong(none, s);
     }
@@ -460,15 +453,13 @@ const Loop* Ufunc::DirectLoop(std::span<const DType> inputs) const {
 
 void Ufunc::RunDirect(const Loop& loop, char* const* args, const int64_t* steps, int64_t n) const {
   if (n == 0) return;
-  bool contig = loop.slots.contig != nullptr && nargs() <= kMaxArgs;
-  if (contig) {
-    int64_t item[kMaxArgs];
-    for (int k = 0; k < nargs(); ++k) item[k] = static_cast<int64_t>(ItemSize(loop.types[static_cast<size_t>(k)]));
-    contig = ContigSteps(steps, item, nin_, nargs());
+  internal::SmallBuffer<int64_t, kMaxArgs> item(static_cast<size_t>(nargs()), 0);
+  for (int k = 0; k < nargs(); ++k) {
+    item[k] = static_cast<int64_t>(ItemSize(loop.types[static_cast<size_t>(k)]));
   }
   const LoopContext ctx{name_.c_str()};
-  if (const int status = RunElementwise(internal::ElementwiseSlot(loop.slots, contig), ctx, args,
-                                        n, steps, nargs())) {
+  if (const int status = RunElementwise(loop.slots, ctx, args, n, steps, item.data(), nin_,
+                                        nargs())) {
     internal::CheckStatus(status, ctx.ufunc_name);
   }
 }
@@ -509,9 +500,8 @@ void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
   }
   const LoopContext ctx{name_.c_str()};
   auto run = [&](char* const* args, int64_t n, const int64_t* steps) {
-    internal::CheckStatus(RunElementwise(internal::ElementwiseSlot(
-                                             loop.slots, ContigSteps(steps, item.data(), nin_, nargs_)),
-                                         ctx, args, n, steps, nargs_),
+    internal::CheckStatus(RunElementwise(loop.slots, ctx, args, n, steps, item.data(), nin_,
+                                         nargs_),
                           ctx.ufunc_name);
   };
   if (!buffered) {

@@ -1,6 +1,8 @@
 // The helpers every driver of loop slots shares (loop_calls.h).
 #include "loop_calls.h"
 
+#include <cstring>
+
 #include "ufuncx/error.h"
 
 namespace ufuncx::internal {
@@ -14,6 +16,70 @@ void CheckStatus(int status, const char* name) {
   }
   throw ValueError("ufunc '" + std::string(name) + "' loop failed with status " +
                    std::to_string(status));
+}
+
+namespace {
+
+// Copies m items of `size` bytes from `from` (step fs) to `to` (step ts),
+// with a fixed-size copy per common size so each compiles to one move.
+template <int64_t kSize>
+void CopyItems(const char* from, int64_t fs, char* to, int64_t ts, int64_t m) {
+  for (int64_t i = 0; i < m; ++i) std::memcpy(to + i * ts, from + i * fs, kSize);
+}
+
+void CopyItems(const char* from, int64_t fs, char* to, int64_t ts, int64_t m, int64_t size) {
+  switch (size) {
+    case 1: return CopyItems<1>(from, fs, to, ts, m);
+    case 2: return CopyItems<2>(from, fs, to, ts, m);
+    case 4: return CopyItems<4>(from, fs, to, ts, m);
+    case 8: return CopyItems<8>(from, fs, to, ts, m);
+    case 16: return CopyItems<16>(from, fs, to, ts, m);
+    default:
+      for (int64_t i = 0; i < m; ++i) std::memcpy(to + i * ts, from + i * fs, size);
+  }
+}
+
+constexpr int kGatherArgs = 8;             // operands at most (nin + nout)
+constexpr int64_t kGatherBlock = 256;      // elements per block
+constexpr int64_t kGatherItem = 16;        // bytes per element at most
+
+}  // namespace
+
+int RunElementwiseSlot(const LoopSlots& s, const LoopContext& ctx, char* const* args, int64_t n,
+                       const int64_t* steps, const int64_t* item, int nin, int nargs) {
+  bool contig = s.contig != nullptr;
+  bool gather = s.gather_strided && !s.may_fail && n >= kGatherMin && nargs <= kGatherArgs;
+  bool copy[kGatherArgs] = {};
+  for (int k = 0; k < nargs; ++k) {
+    const bool direct = steps[k] == item[k] || (k < nin && steps[k] == 0);
+    contig = contig && direct;
+    if (k < kGatherArgs) copy[k] = !direct;
+    gather = gather && item[k] <= kGatherItem;
+  }
+  if (contig) return s.contig(ctx, args, &n, steps, nullptr);
+  if (!gather) return s.strided(ctx, args, &n, steps, nullptr);
+  // Inputs are read into a block before outputs are written from it, so an
+  // output that is exactly an input (in place) stays correct; the callers
+  // copied any other overlap beforehand.
+  alignas(64) char scratch[kGatherArgs][kGatherBlock * kGatherItem];
+  char* at[kGatherArgs];
+  int64_t at_steps[kGatherArgs];
+  for (int k = 0; k < nargs; ++k) at_steps[k] = copy[k] ? item[k] : steps[k];
+  int status = kLoopOk;
+  for (int64_t start = 0; start < n; start += kGatherBlock) {
+    int64_t m = std::min(kGatherBlock, n - start);
+    for (int k = 0; k < nargs; ++k) {
+      char* p = args[k] + start * steps[k];
+      at[k] = copy[k] ? scratch[k] : p;
+      if (copy[k] && k < nin) CopyItems(p, steps[k], scratch[k], item[k], m, item[k]);
+    }
+    const int st = s.contig(ctx, at, &m, at_steps, nullptr);
+    if (status == kLoopOk) status = st;
+    for (int k = nin; k < nargs; ++k) {
+      if (copy[k]) CopyItems(scratch[k], item[k], args[k] + start * steps[k], steps[k], m, item[k]);
+    }
+  }
+  return status;
 }
 
 bool SameLayout(const ArrayView& a, const ArrayView& b) {

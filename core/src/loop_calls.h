@@ -31,6 +31,17 @@ inline LoopFn ElementwiseSlot(const LoopSlots& s, bool contig) {
   return contig && s.contig ? s.contig : s.strided;
 }
 
+// Runs one elementwise stretch of n elements (item[k]: operand k's item
+// size): the contiguous slot when every step lets it run (the item size, or
+// 0 for an input); else, for a loop whose table entry asks for it
+// (LoopSlots::gather_strided: a SIMD body that saves more than the copies
+// cost, such as rounding or sqrt) and at least kGatherMin elements, the
+// contiguous slot on blocks of the strided operands copied through
+// scratch; else the strided slot (cheap ops: add, compare, ...).
+inline constexpr int64_t kGatherMin = 16;
+int RunElementwiseSlot(const LoopSlots& s, const LoopContext& ctx, char* const* args, int64_t n,
+                       const int64_t* steps, const int64_t* item, int nin, int nargs);
+
 // The reduce slot for an input read at `step` bytes (contiguous when it is
 // the item size `item`).
 inline LoopFn ReduceSlot(const LoopSlots& s, int64_t step, int64_t item) {

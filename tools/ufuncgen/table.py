@@ -68,6 +68,7 @@ class Simd:
     types: str
     reduce: str = ""    # types whose reduce slot applies the op lane-wise
     expr: str = ""      # Highway expression in d, a, b, ... (hn:: functions)
+    strided: str = ""   # types whose strided calls run the body on copied blocks
 
 
 @dataclasses.dataclass(frozen=True)
@@ -269,7 +270,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
             if not isinstance(s, dict):
                 raise TableError(f"{sp}: expected {{ op = \"...\", types = \"...\" }}")
             s = dict(s)
-            _no_leftovers(s, sp, "op, expr, types, reduce")
+            _no_leftovers(s, sp, "op, expr, types, reduce, strided")
             sop = _pop(s, "op", str, sp, "")
             sexpr = _pop(s, "expr", str, sp, "")
             if bool(sop) == bool(sexpr):
@@ -277,7 +278,12 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
                                  f"(a Highway expression in d, {', '.join(ARG_NAMES[:nin])})")
             stypes = _pop(s, "types", str, sp)
             sreduce = _pop(s, "reduce", str, sp, "")
-            _no_leftovers(s, sp, "op, expr, types, reduce")
+            sstrided = _pop(s, "strided", str, sp, "")
+            _no_leftovers(s, sp, "op, expr, types, reduce, strided")
+            for c in sstrided:
+                if c not in stypes:
+                    raise TableError(f"{sp}.strided: {c!r} is not in this entry's types "
+                                     f"{stypes!r}; add it there or remove it")
             for c in stypes:
                 if c not in SIMD_CHARS:
                     raise TableError(f"{sp}.types: {c!r} has no SIMD lanes; use only {SIMD_CHARS}")
@@ -292,7 +298,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
                                      f"keep one")
             if sreduce and (nin != 2 or nout != 1):
                 raise TableError(f"{sp}.reduce: only binary ufuncs (nin=2, nout=1) reduce; remove it")
-            simds.append(Simd(sop, stypes, sreduce, sexpr))
+            simds.append(Simd(sop, stypes, sreduce, sexpr, sstrided))
         if pairwise and (nin != 2 or nout != 1):
             raise TableError(f"{gp}.pairwise: only binary ufuncs (nin=2, nout=1) reduce; remove it")
         for c in pairwise:

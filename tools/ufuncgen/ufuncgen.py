@@ -70,6 +70,7 @@ class LoopRecord:
         self.simd = None
         self.simd_reduce = None  # "ReduceLanes" or "ReducePairwise"
         self.bf16 = False  # a bfloat16 loop over the float32 vector body
+        self.gather = False  # strided calls run the SIMD body on copied blocks
         for si, s in enumerate(group.simd):
             if (self.ins[0] == "E" and "f" in s.types and s.op in BF16_SIMD_OPS
                     and self.simd_capable() and self.outs == "E"):
@@ -77,6 +78,7 @@ class LoopRecord:
                 continue
             if self.ins[0] in s.types and self.simd_capable():
                 self.simd = simd_op_name(entry, gi, si, s)
+                self.gather = self.ins[0] in s.strided
                 if self.ins[0] in s.reduce and self.indexed_args():
                     self.simd_reduce = "ReduceLanes"
                 elif self.ins[0] in group.pairwise and self.indexed_args():
@@ -343,11 +345,12 @@ def describe_body(spec_name, entries, records, scalar, simd, ns):
         out.append(f"  target[{i}] = hwy::TargetName(\n"
                    f"      {ns}::DispatchSimdLoops_{f}(simd.data(), simd_reduce.data(), simd_rows.data()));")
         out.append(f'  spec->simd_targets.emplace_back("{f}", target[{i}]);')
-    out += ["  auto slot = [&](int i, int family) {",
+    out += ["  auto slot = [&](int i, int family, bool gather = false) {",
             "    LoopSlots s = slots[static_cast<size_t>(i)];",
             "    if (family >= 0 && simd[static_cast<size_t>(i)]) {",
             "      s.contig = simd[static_cast<size_t>(i)];",
             "      s.simd_target = target[static_cast<size_t>(family)];",
+            "      s.gather_strided = gather;",
             "      s.reduce_contig = simd_reduce[static_cast<size_t>(i)];",
             "      s.rows = simd_rows[static_cast<size_t>(i)];",
             "    }",
@@ -374,7 +377,8 @@ def describe_body(spec_name, entries, records, scalar, simd, ns):
                 continue
             types = ", ".join(f"DType::{DTYPE[c]}" for c in r.ins + r.outs)
             out.append(f"    u.loops.push_back(Loop{{.types = {{{types}}}, "
-                       f".slots = slot({r.index}, {simd_of.get(r.index, -1)}), .id = {r.index}}});")
+                       f".slots = slot({r.index}, {simd_of.get(r.index, -1)}"
+                       f"{', true' if r.gather else ''}), .id = {r.index}}});")
         out += ["    spec->ufuncs.push_back(std::move(u));", "  }"]
     return out
 

@@ -61,6 +61,14 @@ inline C ChainStep(int& status, C acc, C x) {
   if constexpr (kIsComplex<C> && PlainComplexChain<Op>) {
     return C(acc.real() * x.real() - acc.imag() * x.imag(),
              acc.real() * x.imag() + acc.imag() * x.real());
+  } else if constexpr (std::is_floating_point_v<C>) {
+    // NaN with NaN gives the running value's NaN (quieted), as the x86
+    // instruction does when it gets the operands in this order, which a
+    // compiler may swap (it takes a + b and b + a as the same): a scan cut
+    // in two then continues as one scan would.
+    const C r = Apply<Op>(status, acc, x);
+    if (r == r) [[likely]] return r;
+    return acc != acc ? acc + acc : r;
   } else {
     return Apply<Op>(status, acc, x);
   }

@@ -176,7 +176,7 @@ HWY_INLINE hn::VFromD<DF> WidenBf16(DF df, hn::VFromD<Bf16Tag<DF>> h) {
 }
 
 template <class DF>
-HWY_INLINE hn::VFromD<Bf16Tag<DF>> NarrowBf16(DF df, hn::VFromD<DF> v) {
+HWY_INLINE hn::VFromD<Bf16Tag<DF>> NarrowBf16(DF, hn::VFromD<DF> v) {
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
   const auto bits = hn::BitCast(du, v);
@@ -278,10 +278,15 @@ int RowsBf16_2(const LoopContext&, char* const* args, const int64_t* dims, const
   return 0;
 }
 
-// (T) -> bool; the op returns a mask.
+// (T) -> bool; the op returns a mask, or is the constant Op::kConstant
+// (isnan of an integer: the input is not read, as NumPy does not read it).
 template <class Op, class T>
 int Pred1(const LoopContext&, char* const* args, const int64_t* dims,
           const int64_t* steps, void*) noexcept {
+  if constexpr (requires { Op::kConstant; }) {
+    std::memset(args[1], Op::kConstant, static_cast<size_t>(dims[0]));
+    return 0;
+  }
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d), n = static_cast<size_t>(dims[0]);
   const T* a = reinterpret_cast<const T*>(args[0]);

@@ -114,6 +114,50 @@ UFX_VEC1(Absolute, hn::Abs(a))
 UFX_VEC1(Negative, hn::Neg(a))
 UFX_VEC1(IntNegative, hn::Sub(hn::Zero(d), a))
 UFX_VEC1(Square, hn::Mul(a, a))
+// The identity: floor, ceil, trunc, positive and conjugate of integers
+// (and positive and conjugate of real floats).
+UFX_VEC1(Identity, a)
+UFX_VEC1(Reciprocal, hn::Div(hn::Set(d, hn::TFromD<D>(1)), a))
+UFX_VEC1(Invert, hn::Not(a))
+// sign of integers: (a > 0) - (a < 0), from masks of all ones (-1);
+// unsigned: min(a, 1).
+UFX_VEC1(IntSign, hn::Sub(hn::VecFromMask(d, hn::Lt(a, hn::Zero(d))),
+                          hn::VecFromMask(d, hn::Gt(a, hn::Zero(d)))))
+UFX_VEC1(UintSign, hn::Min(a, hn::Set(d, hn::TFromD<D>(1))))
+
+// Shifts with NumPy's rule for counts of the width or more (negative counts
+// are huge unsigned ones): a left shift gives 0; a right shift gives 0, or -1
+// for a negative signed value, which is the arithmetic shift by width - 1.
+// (32- and 64-bit lanes only: Highway 1.0.3's 16-bit variable shifts use
+// an SSE4.1 instruction in its SSSE3 target.)
+struct LeftShift {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+    using T = hn::TFromD<D>;
+    const hn::RebindToUnsigned<D> du;
+    const auto count = hn::BitCast(du, b);
+    const auto in_range = hn::Lt(count, hn::Set(du, sizeof(T) * 8));
+    const auto shifted = hn::BitCast(d, hn::Shl(hn::BitCast(du, a),
+                                                hn::IfThenElseZero(in_range, count)));
+    return hn::IfThenElseZero(hn::RebindMask(d, in_range), shifted);
+  }
+};
+struct RightShift {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+    using T = hn::TFromD<D>;
+    const hn::RebindToUnsigned<D> du;
+    const auto count = hn::BitCast(du, b);
+    const auto width = hn::Set(du, sizeof(T) * 8);
+    if constexpr (std::is_signed_v<T>) {
+      const auto clamped = hn::Min(count, hn::Set(du, sizeof(T) * 8 - 1));
+      return hn::Shr(a, hn::BitCast(d, clamped));
+    } else {
+      const auto in_range = hn::Lt(count, width);
+      return hn::IfThenElseZero(in_range, hn::Shr(a, hn::IfThenElseZero(in_range, count)));
+    }
+  }
+};
 
 // Highway's Exp and Log are accurate only inside a range (finite, no
 // overflow, no subnormal results; positive normal inputs for Log). Vectors
@@ -128,6 +172,33 @@ HWY_NOINLINE V LaneByLane(D d, V a, F f) {
   for (size_t i = 0; i < hn::Lanes(d); ++i) buf[i] = f(buf[i]);
   return hn::Load(d, buf);
 }
+
+// Rounding as nearbyint (round half to even, no inexact flag), floor, ceil
+// and trunc: SSE4.1's and AVX's round instructions keep signed zeros and
+// NaN as libm does. Where Highway emulates them (SCALAR, EMU128, SSSE3) it
+// gets some of them wrong (floor(-0.0) is +0.0 in Highway 1.0.3, and Round
+// adds 0.5 before truncating, which misrounds 0.49999999999999994), so
+// those targets round lane by lane with libm.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSE4
+#define UFX_ROUNDING(NAME, HWY_OP, LIBM)                                   \
+  struct NAME {                                                           \
+    template <class D, class V>                                           \
+    HWY_INLINE V operator()(D, V a) const { return hn::HWY_OP(a); }       \
+  };
+#else
+#define UFX_ROUNDING(NAME, HWY_OP, LIBM)                                   \
+  struct NAME {                                                           \
+    template <class D, class V>                                           \
+    HWY_INLINE V operator()(D d, V a) const {                             \
+      return LaneByLane(d, a, [](auto x) { return std::LIBM(x); });       \
+    }                                                                     \
+  };
+#endif
+UFX_ROUNDING(Rint, Round, nearbyint)
+UFX_ROUNDING(Floor, Floor, floor)
+UFX_ROUNDING(Ceil, Ceil, ceil)
+UFX_ROUNDING(Trunc, Trunc, trunc)
+#undef UFX_ROUNDING
 
 struct Exp {
   template <class D, class V>
@@ -169,6 +240,23 @@ UFX_PRED2(LogicalOr, hn::Not(hn::And(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(
 UFX_PRED2(LogicalXor, hn::Xor(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(d))))
 UFX_PRED1(LogicalNot, hn::Eq(a, hn::Zero(d)))
 UFX_PRED1(Isnan, hn::IsNaN(a))
+UFX_PRED1(Isinf, hn::IsInf(a))
+UFX_PRED1(Isfinite, hn::IsFinite(a))
+UFX_PRED1(Signbit, hn::RebindMask(d, hn::Lt(hn::BitCast(hn::RebindToSigned<D>(), a),
+                                             hn::Zero(hn::RebindToSigned<D>()))))
+// isnan and isinf of integers and bool are false, isfinite true: constants,
+// which the Pred1 driver writes without reading the input (kConstant); the
+// masks are for any other driver.
+struct AlwaysFalse {
+  static constexpr int kConstant = 0;
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V) const { return hn::FirstN(d, 0); }
+};
+struct AlwaysTrue {
+  static constexpr int kConstant = 1;
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V) const { return hn::FirstN(d, hn::Lanes(d)); }
+};
 
 #undef UFX_VEC2
 #undef UFX_VEC1

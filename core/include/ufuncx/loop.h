@@ -93,6 +93,9 @@ struct LoopSlots {
   // The loop can report a failure status part-way (integer power of a
   // negative exponent): in-place callers save what they write first.
   bool may_fail = false;
+  // Strided calls copy blocks of the operands through contiguous scratch
+  // and run `contig` (a SIMD body worth the copies: the table's `strided`).
+  bool gather_strided = false;
 };
 
 struct Loop {
