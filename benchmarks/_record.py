@@ -15,6 +15,19 @@ import numpy as np
 import ufuncx as ux
 
 
+def pyplot(what):
+    """matplotlib.pyplot with the file-only backend, or None (and a note
+    naming `what`) when matplotlib is not installed."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"(matplotlib not installed: pip install matplotlib for the {what})")
+        return None
+    return plt
+
+
 def save(path, command, rows):
     meta = {"command": command, "date": datetime.date.today().isoformat(),
             "cpus": os.cpu_count(), "machine": platform.machine(),

@@ -82,12 +82,9 @@ def table(rows, sizes):
 
 
 def plot(rows, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("(matplotlib not installed: pip install matplotlib for the plot)")
+    import _record
+    plt = _record.pyplot("plot")
+    if plt is None:
         return
     fig, axes = plt.subplots(1, len(OPS), figsize=(4 * len(OPS), 3.6), sharey=True)
     for ax, op in zip(axes, OPS):

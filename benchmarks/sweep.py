@@ -132,12 +132,9 @@ def worst(rows, k=30):
 
 
 def heat_map(rows, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("(matplotlib not installed: pip install matplotlib for the heat map)")
+    import _record
+    plt = _record.pyplot("heat map")
+    if plt is None:
         return
     names = sorted({r["ufunc"] for r in rows})
     cols = [(d, lay) for d in DTYPES for lay in LAYOUTS]

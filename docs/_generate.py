@@ -221,11 +221,58 @@ def scatter_plot(data, path):
     _write(path, _svg(label_w + plot_w + 60, y + 14, parts, "ufuncx scatter against its rivals"))
 
 
+def _heat(q):
+    """A colour for a time ratio: green below 1 (ufuncx faster), red above,
+    white at 1, full at 4x either way."""
+    import math
+    t = max(-1.0, min(1.0, math.log2(q) / 2))
+    if t < 0:
+        r, g, b = 255 + t * (255 - 42), 255 + t * (255 - 157), 255 + t * (255 - 143)
+    else:
+        r, g, b = 255 - t * (255 - 231), 255 - t * (255 - 111), 255 - t * (255 - 81)
+    return f"rgb({r:.0f},{g:.0f},{b:.0f})"
+
+
+def sweep_plot(data, path):
+    """A heat map of benchmarks/sweep.py: one row per ufunc, one column per
+    dtype and layout, coloured by time(ufuncx) / time(NumPy)."""
+    rows = data["rows"]
+    names = sorted({r["ufunc"] for r in rows})
+    dtypes = list(dict.fromkeys(r["dtype"] for r in rows))
+    layouts = list(dict.fromkeys(r["layout"] for r in rows))
+    cell, row_h, left, top = 13, 12, 110, 150
+    cells = {(r["ufunc"], r["dtype"], r["layout"]): r["ratio"] for r in rows}
+    parts = [_text(10, 20, "time(ufuncx) / time(NumPy): green faster, red slower", 13),
+             _text(10, 36, "(saturated at 4x either way; blank: NumPy has no such loop)", 11)]
+    for j, (dt, lay) in enumerate((d, lay) for d in dtypes for lay in layouts):
+        x = left + j * cell + (j // len(layouts)) * 6
+        parts.append(f'<text x="{x + 9}" y="{top - 6}" font-size="9" font-family="sans-serif" '
+                     f'transform="rotate(-60 {x + 9} {top - 6})">{dt} {lay}</text>')
+    for i, name in enumerate(names):
+        y = top + i * row_h
+        parts.append(_text(left - 4, y + 9, name, 9, "end"))
+        for j, (dt, lay) in enumerate((d, lay) for d in dtypes for lay in layouts):
+            q = cells.get((name, dt, lay))
+            if q is None:
+                continue
+            x = left + j * cell + (j // len(layouts)) * 6
+            parts.append(f'<rect x="{x}" y="{y}" width="{cell - 1}" height="{row_h - 1}" '
+                         f'fill="{_heat(q)}"><title>{name} {dt} {lay}: {q:.2f}</title></rect>')
+    y = top + len(names) * row_h + 16
+    for k, q in enumerate((0.25, 0.5, 1, 2, 4)):
+        parts.append(f'<rect x="{left + k * 60}" y="{y}" width="14" height="10" '
+                     f'fill="{_heat(q)}" stroke="#999"/>')
+        parts.append(_text(left + k * 60 + 18, y + 9, f"{q:g}x", 10))
+    parts.append(_text(10, y + 30, _source(data["meta"]), 10, fill="#555"))
+    width = left + len(dtypes) * len(layouts) * cell + len(dtypes) * 6 + 20
+    _write(path, _svg(width + 90, y + 44, parts, "every ufunc against NumPy"))
+
+
 def benchmark_plots(data_dir, static_dir):
     """The plots of the figures recorded in data_dir (by the benchmarks'
     --json option); each recorded file must be there."""
     import json
     os.makedirs(static_dir, exist_ok=True)
-    for name, draw in (("call", call_plot), ("scatter", scatter_plot)):
+    for name, draw in (("call", call_plot), ("scatter", scatter_plot), ("sweep", sweep_plot)):
         with open(os.path.join(data_dir, f"{name}.json")) as f:
             draw(json.load(f), os.path.join(static_dir, f"bench_{name}.svg"))

@@ -100,16 +100,25 @@ struct Element {
   }
 };
 
+// Ops whose kernels call Fma (complex multiply and magnitude): their loops
+// also get a copy built for CPUs with the FMA instruction, taken when the
+// CPU has it, so Fma inlines to one instruction there instead of a call.
+template <class Op>
+concept UsesFma = requires { Op::kUsesFma; };
+#ifdef UFX_FMA_DISPATCH
+#define UFX_FMA_TARGET __attribute__((target("fma")))
+#else
+#define UFX_FMA_TARGET
+#endif
+
 template <class Op, int Nin, class... T>
-int Strided(const LoopContext&, char* const* args, const int64_t* dims,
-            const int64_t* steps, void*) noexcept {
+[[gnu::always_inline]] inline int StridedBody(char* const* args, int64_t n, const int64_t* steps) {
   constexpr int kN = sizeof...(T);
   // Local copies: stores through char* may alias anything, so steps read
   // through the pointer would be reloaded at every element.
   char* p[kN];
   int64_t s[kN];
   for (int k = 0; k < kN; ++k) p[k] = args[k], s[k] = steps[k];
-  const int64_t n = dims[0];
   int status = 0;
   for (int64_t i = 0; i < n; ++i) {
     Element<Op, Nin, T...>::Run(p, status);
@@ -118,10 +127,26 @@ int Strided(const LoopContext&, char* const* args, const int64_t* dims,
   return status;
 }
 
+template <class Op, int Nin, class... T>
+UFX_FMA_TARGET int StridedFma(char* const* args, int64_t n, const int64_t* steps) {
+  return StridedBody<Op, Nin, T...>(args, n, steps);
+}
+
+template <class Op, int Nin, class... T>
+int Strided(const LoopContext&, char* const* args, const int64_t* dims,
+            const int64_t* steps, void*) noexcept {
+#ifdef UFX_FMA_DISPATCH
+  if constexpr (UsesFma<Op>) {
+    if (::ufuncx::detail::CpuHasFma()) return StridedFma<Op, Nin, T...>(args, dims[0], steps);
+  }
+#endif
+  return StridedBody<Op, Nin, T...>(args, dims[0], steps);
+}
+
 // Compile-time steps let the compiler vectorise; a zero step is a
 // broadcast input.
 template <class Op, int Nin, bool kBroadcast0, bool kBroadcast1, class... T>
-inline int ContigBody(char* const* args, int64_t n) {
+[[gnu::always_inline]] inline int ContigBody(char* const* args, int64_t n) {
   constexpr int kN = sizeof...(T);
   constexpr int64_t kSize[kN] = {static_cast<int64_t>(sizeof(T))...};
   int status = 0;
@@ -137,11 +162,26 @@ inline int ContigBody(char* const* args, int64_t n) {
 }
 
 template <class Op, int Nin, class... T>
+UFX_FMA_TARGET int ContigFma(char* const* args, int64_t n, const int64_t* steps) {
+  const bool b0 = steps[0] == 0;
+  const bool b1 = Nin == 2 && steps[1] == 0;
+  if (!b0 && !b1) return ContigBody<Op, Nin, false, false, T...>(args, n);
+  if (b0 && !b1) return ContigBody<Op, Nin, true, false, T...>(args, n);
+  if (!b0 && b1) return ContigBody<Op, Nin, false, true, T...>(args, n);
+  return ContigBody<Op, Nin, true, true, T...>(args, n);
+}
+
+template <class Op, int Nin, class... T>
 int Contig(const LoopContext& ctx, char* const* args, const int64_t* dims,
            const int64_t* steps, void* aux) noexcept {
   for (int k = 2; k < Nin; ++k) {  // broadcast inputs past the second: strided
     if (steps[k] == 0) return Strided<Op, Nin, T...>(ctx, args, dims, steps, aux);
   }
+#ifdef UFX_FMA_DISPATCH
+  if constexpr (UsesFma<Op>) {
+    if (::ufuncx::detail::CpuHasFma()) return ContigFma<Op, Nin, T...>(args, dims[0], steps);
+  }
+#endif
   const bool b0 = steps[0] == 0;
   const bool b1 = Nin == 2 && steps[1] == 0;
   if (!b0 && !b1) return ContigBody<Op, Nin, false, false, T...>(args, dims[0]);

@@ -44,12 +44,13 @@ inline typename C::value_type ComplexAbs(C z) {
     const R larger = re > im ? re : im, smaller = re > im ? im : re;
     if (larger == 0) return 0;
     const R ratio = smaller / larger;
-    return larger * std::sqrt(std::fma(ratio, ratio, R(1)));
+    return larger * std::sqrt(Fma(ratio, ratio, R(1)));
   }
 }
 
 struct Absolute {
   static constexpr bool kNativeMl = true;
+  static constexpr bool kUsesFma = true;  // (the complex magnitude)
   template <class T>
   static auto Call(T a) {
     if constexpr (kIsMlFloat<T>) return MlCopySign(a, T(0.0f));
@@ -76,6 +77,7 @@ struct Conjugate {
   }
 };
 struct Square {
+  static constexpr bool kUsesFma = true;
   template <class T>
   static T Call(T a) { return Multiply::Call(a, a); }
 };

@@ -69,8 +69,8 @@ inline C CMul(C a, C b) {
     return C(a.real() * b.real() - a.imag() * b.imag(),
              a.real() * b.imag() + a.imag() * b.real());
   } else {
-    return C(std::fma(a.real(), b.real(), -(a.imag() * b.imag())),
-             std::fma(a.real(), b.imag(), a.imag() * b.real()));
+    return C(Fma(a.real(), b.real(), -(a.imag() * b.imag())),
+             Fma(a.real(), b.imag(), a.imag() * b.real()));
   }
 }
 // NumPy's scalar complex product (npy_cpow's cmul): no fused operations.
@@ -136,6 +136,7 @@ struct Subtract {
 
 struct Multiply {
   static constexpr bool kHalfReduceInFloat = true;
+  static constexpr bool kUsesFma = true;  // (the complex product)
   // NumPy's reduce and accumulate reach its scalar complex loop, which
   // multiplies without fused operations.
   static constexpr bool kPlainComplexChain = true;

@@ -229,6 +229,63 @@ struct Log {
   }
 };
 
+// The other contrib/math functions, guarded the same way: a vector takes
+// Highway's body only when every lane is a normal number inside the range
+// where Highway states its error bound (and, for odd functions, outside the
+// neighbourhood of 0 where libm returns x itself with its sign); any other
+// vector (NaN, infinities, zeros, subnormals, out of range) goes lane by
+// lane to libm, which gives NumPy's special values and flags.
+template <class D, class V>
+HWY_INLINE bool MathInRange(D d, V a, double lo32, double hi32, double lo64, double hi64) {
+  using T = hn::TFromD<D>;
+  constexpr bool k32 = sizeof(T) == 4;
+  const V lo = hn::Set(d, static_cast<T>(k32 ? lo32 : lo64));
+  const V hi = hn::Set(d, static_cast<T>(k32 ? hi32 : hi64));
+  const V tiny = hn::Set(d, std::numeric_limits<T>::min());
+  return hn::AllTrue(d, hn::Eq(a, a)) && hn::AllTrue(d, hn::And(AnyGe(a, lo), AnyLe(a, hi))) &&
+         hn::AllTrue(d, AnyGe(hn::Abs(a), tiny));
+}
+#define UFX_MATH1(NAME, HWY_FN, LIBM_FN, LO32, HI32, LO64, HI64)                      \
+  struct NAME {                                                                      \
+    template <class D, class V>                                                      \
+    HWY_INLINE V operator()(D d, V a) const {                                        \
+      using T = hn::TFromD<D>;                                                       \
+      if (HWY_LIKELY(MathInRange(d, a, LO32, HI32, LO64, HI64))) {                    \
+        return hn::HWY_FN(d, a);                                                     \
+      }                                                                              \
+      return LaneByLane(d, a, [](T x) { return std::LIBM_FN(x); });                  \
+    }                                                                                \
+  };
+// (ranges: Highway's stated valid ranges, narrowed where its body loses
+// accuracy near an edge: sinh and tanh stop where the result overflows or
+// is ±1, arcsin/arccos/arctanh keep away from ±1)
+UFX_MATH1(SimdTanh, Tanh, tanh, -9.0, 9.0, -19.0, 19.0)
+UFX_MATH1(SimdSinh, Sinh, sinh, -88.0, 88.0, -709.0, 709.0)
+UFX_MATH1(SimdArcsin, Asin, asin, -0.999, 0.999, -0.999, 0.999)
+UFX_MATH1(SimdArccos, Acos, acos, -0.999, 0.999, -0.999, 0.999)
+UFX_MATH1(SimdArctan, Atan, atan, -3.0e38, 3.0e38, -1.0e308, 1.0e308)
+UFX_MATH1(SimdArcsinh, Asinh, asinh, -1.0e18, 1.0e18, -1.0e150, 1.0e150)
+UFX_MATH1(SimdArctanh, Atanh, atanh, -0.999, 0.999, -0.999, 0.999)
+UFX_MATH1(SimdLog10, Log10, log10, 0.0, 3.0e38, 0.0, 1.0e308)
+UFX_MATH1(SimdLog2, Log2, log2, 0.0, 3.0e38, 0.0, 1.0e308)
+UFX_MATH1(SimdLog1p, Log1p, log1p, 0.0, 3.0e38, 0.0, 1.0e308)
+UFX_MATH1(SimdExpm1, Expm1, expm1, -80.0, 88.0, -700.0, 709.0)
+UFX_MATH1(SimdSin, Sin, sin, -39000.0, 39000.0, -39000.0, 39000.0)
+UFX_MATH1(SimdCos, Cos, cos, -39000.0, 39000.0, -39000.0, 39000.0)
+#undef UFX_MATH1
+// cosh(x) = (e^x + e^-x) / 2 with Highway's Exp (1 ULP each; no
+// cancellation in the sum), below where e^|x| overflows.
+struct SimdCosh {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    if (HWY_LIKELY(MathInRange(d, a, -88.0, 88.0, -709.0, 709.0))) {
+      return hn::Mul(hn::Set(d, T(0.5)), hn::Add(hn::Exp(d, a), hn::Exp(d, hn::Neg(a))));
+    }
+    return LaneByLane(d, a, [](T x) { return std::cosh(x); });
+  }
+};
+
 UFX_PRED2(Equal, hn::Eq(a, b))
 UFX_PRED2(NotEqual, hn::Not(hn::Eq(a, b)))
 UFX_PRED2(Less, hn::Lt(a, b))
