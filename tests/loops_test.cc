@@ -31,7 +31,9 @@ void Fill(DType t, char* p, int64_t n, uint32_t seed) {
                                     255.0, 1e10, -1e10, INFINITY, -INFINITY, NAN,
                                     1e-310, 65504.0, 88.5, -90.0, 709.5,
                                     // rounding: halves to even, just under a half
-                                    2.5, -0.5, 0.49999999999999994, 4503599627370497.0};
+                                    2.5, -0.5, 0.49999999999999994, 4503599627370497.0,
+                                    // tiny normals (polynomials' powers underflow), powers of 2
+                                    1e-30, -1.3e-154, 8.0, 0.125};
   constexpr int kCount = sizeof(kSpecial) / sizeof(kSpecial[0]);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-100.0, 100.0);
