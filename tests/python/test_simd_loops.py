@@ -51,7 +51,7 @@ def test_float_bodies_match_numpy_in_every_layout(name, dtype, layout):
 
 
 @pytest.mark.parametrize("name", ["floor", "ceil", "trunc", "positive", "conjugate", "sign",
-                                  "invert", "isnan", "isinf", "isfinite"])
+                                  "invert", "isnan", "isinf", "isfinite", "square"])
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32",
                                    "int64", "uint64"])
 def test_integer_bodies_match_numpy(name, dtype):

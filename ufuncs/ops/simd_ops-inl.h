@@ -114,6 +114,11 @@ UFX_VEC1(Absolute, hn::Abs(a))
 UFX_VEC1(Negative, hn::Neg(a))
 UFX_VEC1(IntNegative, hn::Sub(hn::Zero(d), a))
 UFX_VEC1(Square, hn::Mul(a, a))
+// 64-bit integer square (wrapping), by the MulEven pieces of Mul64.
+struct Square64 {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const { return Mul64()(d, a, a); }
+};
 // The identity: floor, ceil, trunc, positive and conjugate of integers
 // (and positive and conjugate of real floats).
 UFX_VEC1(Identity, a)
