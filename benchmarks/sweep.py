@@ -19,12 +19,12 @@ import argparse
 import math
 import os
 import pathlib
-import timeit
 import warnings
 
 import numpy as np
 
 import ufuncx as ux
+from run import best_time  # (benchmarks/run.py: min of repeats, auto-scaled)
 
 DTYPES = ["float32", "float64", "int32", "int64", "complex128"]
 LAYOUTS = {  # name -> (elements, step)
@@ -64,16 +64,6 @@ def operands(ufunc, dtype, layout, rng):
     return ops
 
 
-def best_time(fn, target_s=0.02, repeats=3):
-    t = timeit.Timer(fn)
-    number, elapsed = 1, t.timeit(1)
-    while elapsed < target_s / 10 and number < 1 << 20:
-        number *= 4
-        elapsed = t.timeit(number)
-    number = max(1, int(number * (target_s / 10) / max(elapsed, 1e-9)))
-    return min(t.repeat(repeats, number)) / number
-
-
 def runs(nf, uf, args):
     """Whether NumPy takes these operands without casting, and ufuncx gives
     the same result dtypes."""
@@ -104,8 +94,8 @@ def measure(names, dtypes, layouts):
                     warnings.simplefilter("ignore")
                     if not runs(nf, uf, args):
                         break  # (the same for every layout)
-                    tn = best_time(lambda: nf(*args))
-                    tu = best_time(lambda: uf(*args))
+                    tn = best_time(lambda: nf(*args), 0.02, 3)
+                    tu = best_time(lambda: uf(*args), 0.02, 3)
                 rows.append(dict(ufunc=name, dtype=dtype, layout=layout, numpy=tn, ufuncx=tu,
                                  ratio=tu / tn))
     return rows

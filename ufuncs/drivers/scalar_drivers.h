@@ -161,14 +161,20 @@ template <class Op, int Nin, bool kBroadcast0, bool kBroadcast1, class... T>
   return status;
 }
 
+// The body for the broadcast pattern of the first two inputs.
 template <class Op, int Nin, class... T>
-UFX_FMA_TARGET int ContigFma(char* const* args, int64_t n, const int64_t* steps) {
+[[gnu::always_inline]] inline int ContigRun(char* const* args, int64_t n, const int64_t* steps) {
   const bool b0 = steps[0] == 0;
   const bool b1 = Nin == 2 && steps[1] == 0;
   if (!b0 && !b1) return ContigBody<Op, Nin, false, false, T...>(args, n);
   if (b0 && !b1) return ContigBody<Op, Nin, true, false, T...>(args, n);
   if (!b0 && b1) return ContigBody<Op, Nin, false, true, T...>(args, n);
   return ContigBody<Op, Nin, true, true, T...>(args, n);
+}
+
+template <class Op, int Nin, class... T>
+UFX_FMA_TARGET int ContigFma(char* const* args, int64_t n, const int64_t* steps) {
+  return ContigRun<Op, Nin, T...>(args, n, steps);
 }
 
 template <class Op, int Nin, class... T>
@@ -182,12 +188,7 @@ int Contig(const LoopContext& ctx, char* const* args, const int64_t* dims,
     if (::ufuncx::detail::CpuHasFma()) return ContigFma<Op, Nin, T...>(args, dims[0], steps);
   }
 #endif
-  const bool b0 = steps[0] == 0;
-  const bool b1 = Nin == 2 && steps[1] == 0;
-  if (!b0 && !b1) return ContigBody<Op, Nin, false, false, T...>(args, dims[0]);
-  if (b0 && !b1) return ContigBody<Op, Nin, true, false, T...>(args, dims[0]);
-  if (!b0 && b1) return ContigBody<Op, Nin, false, true, T...>(args, dims[0]);
-  return ContigBody<Op, Nin, true, true, T...>(args, dims[0]);
+  return ContigRun<Op, Nin, T...>(args, dims[0], steps);
 }
 
 // The scatter slot for same-typed loops (T[, T] -> T). args[0] is the
