@@ -143,6 +143,71 @@ pyb::dict ScatterInPlace(pyb::list operands, pyb::handle indices, pyb::list upda
   return d;
 }
 
+// The planner's partition step on its own (ufuncx.dask): (order, starts,
+// local coordinates) for the points of a C-contiguous (n, k) int64 array.
+pyb::tuple PartitionPointsPy(pyb::handle coords_obj, pyb::list dims_obj, bool local32,
+                             pyb::list rows_obj) {
+  auto* coords = reinterpret_cast<PyArrayObject*>(coords_obj.ptr());
+  if (!PyArray_Check(coords_obj.ptr()) || PyArray_NDIM(coords) != 2 ||
+      PyArray_TYPE(coords) != NPY_INT64 || !PyArray_IS_C_CONTIGUOUS(coords)) {
+    throw TypeError("coords must be a C-contiguous 2-d int64 array");
+  }
+  std::vector<BlockCuts> dims;
+  for (auto d : dims_obj) {
+    auto pair = pyb::reinterpret_borrow<pyb::sequence>(d);
+    if (pair.size() != 2) throw TypeError("each cut dim is (column, cuts)");
+    dims.push_back({Int(pair[0], "column"), Ints(pair[1], "cuts")});
+  }
+  const int64_t n = PyArray_DIM(coords, 0), k = PyArray_DIM(coords, 1);
+  pyb::object local = NewArray(local32 ? DType::kInt32 : DType::kInt64, Shape{n, k});
+  // Rows moved with the points: C-contiguous, n rows, no object references.
+  std::vector<PointRows> rows;
+  pyb::list moved;
+  for (auto r : rows_obj) {
+    auto* a = reinterpret_cast<PyArrayObject*>(r.ptr());
+    if (!PyArray_Check(r.ptr()) || PyArray_NDIM(a) < 1 || PyArray_DIM(a, 0) != n ||
+        !PyArray_IS_C_CONTIGUOUS(a) || PyDataType_REFCHK(PyArray_DESCR(a))) {
+      throw TypeError("rows must be C-contiguous arrays of plain values with one row per point");
+    }
+    PyObject* out = PyArray_NewLikeArray(a, NPY_CORDER, nullptr, 0);
+    if (!out) throw pyb::error_already_set();
+    moved.append(pyb::reinterpret_steal<pyb::object>(out));
+    rows.push_back({static_cast<const char*>(PyArray_DATA(a)),
+                    n ? static_cast<int64_t>(PyArray_NBYTES(a)) / n : 0,
+                    static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)))});
+  }
+  PointBlocks blocks;
+  {
+    pyb::gil_scoped_release release;
+    blocks = PartitionPoints(static_cast<const int64_t*>(PyArray_DATA(coords)), n, k, dims,
+                             PyArray_DATA(reinterpret_cast<PyArrayObject*>(local.ptr())),
+                             local32, rows, /*want_order=*/rows.empty());
+  }
+  pyb::object starts = NewArray(DType::kInt64, Shape{static_cast<int64_t>(blocks.starts.size())});
+  std::memcpy(PyArray_DATA(reinterpret_cast<PyArrayObject*>(starts.ptr())), blocks.starts.data(),
+              blocks.starts.size() * sizeof(int64_t));
+  pyb::list kept_rows;
+  const auto kept_n = static_cast<Py_ssize_t>(blocks.starts.back());
+  for (auto m : moved) kept_rows.append(m[pyb::slice(0, kept_n, 1)]);
+  if (blocks.order.empty()) {  // (nothing kept, or rows given: no order asked)
+    pyb::object order = rows.empty() ? NewArray(DType::kInt64, Shape{0}) : pyb::none();
+    return pyb::make_tuple(order, starts, local[pyb::slice(0, kept_n, 1)], kept_rows);
+  }
+  // The order goes to numpy without a copy: the array owns the vector.
+  auto* order = new std::vector<int64_t>(std::move(blocks.order));
+  pyb::capsule owner(order, [](void* p) { delete static_cast<std::vector<int64_t>*>(p); });
+  npy_intp kept = static_cast<npy_intp>(order->size());
+  PyObject* order_arr = PyArray_SimpleNewFromData(1, &kept, NPY_INT64, order->data());
+  if (!order_arr) throw pyb::error_already_set();
+  if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(order_arr), owner.release().ptr()) < 0) {
+    Py_DECREF(order_arr);
+    throw pyb::error_already_set();
+  }
+  pyb::object kept_local = local[pyb::slice(0, kept, 1)];
+  return pyb::make_tuple(pyb::reinterpret_steal<pyb::object>(order_arr), starts, kept_local,
+                         kept_rows);
+}
+
 // ----------------------------------------------------------- reduce family
 // The Python methods (ufuncx/_methods.py) normalise NumPy's argument forms
 // and call these; all semantics live in Ufunc's reduce family.
@@ -339,6 +404,9 @@ PYBIND11_MODULE(_core, m) {
         pyb::arg("finalize") = "none", pyb::arg("casting") = "unsafe",
         pyb::arg("plan") = "auto", pyb::arg("threads") = 2,
         "The scatter planner, in place on numpy arrays; returns which plan ran.");
+  m.def("_partition_points", &PartitionPointsPy, pyb::arg("coords"), pyb::arg("dims"),
+        pyb::arg("local32"), pyb::arg("rows") = pyb::list(),
+        "The scatter planner's partition step: (order, starts, local coords, moved rows).");
   using torchlike::Reduce;
   m.def("_torch_scatter_reduce", [](pyb::handle self, int64_t dim, pyb::handle index,
                                     pyb::handle src, const std::string& reduce, bool include_self) {

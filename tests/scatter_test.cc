@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include <hwy/targets.h>
@@ -667,6 +668,105 @@ TEST(Scatter, BoundsPolicyLandIsFitOfExtentOne) {
       }
     }
   }
+}
+
+// PartitionPoints (the partition step alone, as ufuncx.dask uses it) against
+// a reference: for every block in order, the points that fall in it, in
+// point order, with block-local coordinates; rows travel with their points.
+TEST(PartitionPoints, StableByBlockWithLocalCoordinatesAndRows) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int64_t n = static_cast<int64_t>(rng() % 300), k = 1 + static_cast<int64_t>(rng() % 3);
+    std::vector<BlockCuts> dims;
+    std::vector<int64_t> extent(static_cast<size_t>(k), 0);
+    for (int64_t j = 0; j < k; ++j) extent[j] = 1 + static_cast<int64_t>(rng() % 40);
+    // Cut columns 0 .. k-1 in a shuffled subset; equal and unequal cuts.
+    for (int64_t j = 0; j < k; ++j) {
+      if (rng() % 3 == 0) continue;
+      BlockCuts d;
+      d.column = j;
+      d.cuts = {0};
+      const bool equal = rng() % 2;
+      const int64_t step = 1 + static_cast<int64_t>(rng() % 9);
+      while (d.cuts.back() < extent[j]) {
+        d.cuts.push_back(std::min(extent[j], d.cuts.back() +
+                                                 (equal ? step : 1 + static_cast<int64_t>(rng() % 9))));
+      }
+      dims.push_back(d);
+    }
+    if (rng() % 4 == 0) dims.push_back({-1, {0, 5, 10}});  // a dim no column cuts
+    std::vector<int64_t> coords(static_cast<size_t>(n * k));
+    for (int64_t i = 0; i < n * k; ++i) {
+      const int64_t e = extent[i % k];
+      coords[i] = static_cast<int64_t>(rng() % static_cast<uint64_t>(e + 6)) - 3;  // some outside
+    }
+    std::vector<double> rows(static_cast<size_t>(n * 2));
+    for (auto& v : rows) v = static_cast<double>(rng() % 1000);
+    for (bool local32 : {false, true}) {
+      std::vector<int64_t> local64(static_cast<size_t>(n * k), -99);
+      std::vector<int32_t> local32v(static_cast<size_t>(n * k), -99);
+      std::vector<double> moved(rows.size(), -1);
+      void* local = local32 ? static_cast<void*>(local32v.data()) : local64.data();
+      PointBlocks got = PartitionPoints(coords.data(), n, k, dims, local, local32,
+                                        {{reinterpret_cast<const char*>(rows.data()), 16,
+                                          reinterpret_cast<char*>(moved.data())}});
+      // Reference: the block of each point, then a stable sort by block.
+      int64_t nblocks = 1;
+      for (const auto& d : dims) nblocks *= static_cast<int64_t>(d.cuts.size()) - 1;
+      std::vector<std::pair<int64_t, int64_t>> kept;  // (block, point)
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t b = 0;
+        bool in = true;
+        for (const auto& d : dims) {
+          const int64_t nb = static_cast<int64_t>(d.cuts.size()) - 1;
+          int64_t pos = 0;
+          if (d.column >= 0) {
+            const int64_t c = coords[i * k + d.column];
+            if (c < 0 || c >= d.cuts.back()) in = false;
+            while (pos + 1 < nb && d.cuts[pos + 1] <= c) ++pos;
+          }
+          b = b * nb + pos;
+        }
+        if (in) kept.push_back({b, i});
+      }
+      std::stable_sort(kept.begin(), kept.end(),
+                       [](auto& x, auto& y) { return x.first < y.first; });
+      ASSERT_EQ(got.starts.size(), static_cast<size_t>(nblocks) + 1);
+      ASSERT_EQ(got.order.size(), kept.size());
+      for (size_t s = 0; s < kept.size(); ++s) {
+        const auto [b, i] = kept[s];
+        ASSERT_EQ(got.order[s], i);
+        ASSERT_LE(got.starts[b], static_cast<int64_t>(s));
+        ASSERT_LT(static_cast<int64_t>(s), got.starts[b + 1]);
+        EXPECT_EQ(moved[2 * s], rows[2 * i]);
+        EXPECT_EQ(moved[2 * s + 1], rows[2 * i + 1]);
+        for (int64_t j = 0; j < k; ++j) {
+          int64_t shift = 0;
+          int64_t rest = b;
+          for (size_t d = dims.size(); d-- > 0;) {
+            const int64_t nb = static_cast<int64_t>(dims[d].cuts.size()) - 1;
+            if (dims[d].column == j) shift = dims[d].cuts[rest % nb];
+            rest /= nb;
+          }
+          const int64_t want = coords[i * k + j] - shift;
+          EXPECT_EQ(local32 ? local32v[s * k + j] : local64[s * k + j], want);
+        }
+      }
+    }
+  }
+}
+
+TEST(PartitionPoints, Int32CoordinatesSaturateOutOfRangeAndBadCutsThrow) {
+  const int64_t coords[] = {5, int64_t{1} << 40, 2, -(int64_t{1} << 40)};
+  int32_t local[4];
+  // column 0 cut into [0, 10); column 1 uncut (its values only made int32)
+  PointBlocks got = PartitionPoints(coords, 2, 2, {{0, {0, 10}}}, local, true);
+  ASSERT_EQ(got.order, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(local[1], std::numeric_limits<int32_t>::max());
+  EXPECT_EQ(local[3], std::numeric_limits<int32_t>::min());
+  EXPECT_THROW(PartitionPoints(coords, 2, 2, {{0, {1, 10}}}, local, true), ValueError);
+  EXPECT_THROW(PartitionPoints(coords, 2, 2, {{0, {0, 10, 5}}}, local, true), ValueError);
+  EXPECT_THROW(PartitionPoints(coords, 2, 2, {{2, {0, 10}}}, local, true), ValueError);
 }
 
 }  // namespace

@@ -395,6 +395,48 @@ def test_persisted_indices_are_not_written(client, rng):
     same(idx.compute(), idx_np)
 
 
+def test_persisted_target_and_earlier_results_are_not_written(client, rng):
+    # Each destination block is a chain of steps, one per index chunk; the
+    # first step that writes copies the block it was given, later steps
+    # write their own buffer. A persisted target, and a persisted result
+    # that a second at() starts from, keep their values; index chunks that
+    # send nothing to a block leave its chain unchanged.
+    t0 = rng.random(1000)
+    base = da.from_array(t0, chunks=250).persist()
+    idx = np.concatenate([rng.integers(0, 250, 600), rng.integers(500, 1000, 600)])
+    v = rng.random(1200)
+    t = base.copy()
+    ux.add.at(t, da.from_array(idx, chunks=300), da.from_array(v, chunks=300))
+    first = t.persist()
+    want = t0.copy()
+    np.add.at(want, idx, v)
+    same(first.compute(), want)
+    ux.multiply.at(first, idx[::-1], 0.5)
+    again = want.copy()
+    np.multiply.at(again, idx[::-1], 0.5)
+    same(first.compute(), again)
+    same(base.compute(), t0)
+    same(t.compute(), want)
+
+
+def test_partition_step_rejects_bad_arrays():
+    ok = np.zeros((4, 1), np.int64)
+    for bad in [np.zeros((4, 1), np.int32), np.zeros(4, np.int64), np.zeros((4, 2), np.int64)[:, :1],
+                [[0], [1]]]:
+        with pytest.raises(TypeError, match="C-contiguous 2-d int64"):
+            ux._core._partition_points(bad, [(0, [0, 2, 4])], True)
+    with pytest.raises(TypeError, match="one row per point"):
+        ux._core._partition_points(ok, [(0, [0, 2, 4])], True, [np.zeros(3)])
+    with pytest.raises(TypeError, match="one row per point"):
+        ux._core._partition_points(ok, [(0, [0, 2, 4])], True, [np.zeros(4, object)])
+    with pytest.raises(ValueError, match="cuts must rise"):
+        ux._core._partition_points(ok, [(0, [0, 3, 2])], True)
+    order, starts, local, rows = ux._core._partition_points(
+        np.array([[3], [0], [5], [2]]), [(0, [0, 2, 4])], False, [np.arange(4.0)])
+    assert order is None and starts.tolist() == [0, 1, 3]
+    assert local.ravel().tolist() == [0, 1, 0] and rows[0].tolist() == [1.0, 0.0, 3.0]
+
+
 def test_workers_run_ufuncx_single_threaded(client):
     # dask's workers set OMP_NUM_THREADS=1; ufuncx takes it as its thread
     # cap, so one task uses one core.

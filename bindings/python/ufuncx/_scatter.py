@@ -123,40 +123,47 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
     ...            combiner="maximum")
     array([0., 3., 0., 0., 0.])
     """
+    kw = dict(update_window_dims=update_window_dims, inserted_window_dims=inserted_window_dims,
+              scatter_dims_to_operand_dims=scatter_dims_to_operand_dims,
+              index_vector_dim=index_vector_dim, input_batching_dims=input_batching_dims,
+              scatter_indices_batching_dims=scatter_indices_batching_dims, combiner=combiner,
+              mode=mode, plan=plan, threads=threads, update_shape=update_shape)
     if _any_dask(operands, scatter_indices, updates):  # partitioned on dask (ufuncx/dask.py)
         if return_plan:
             raise ValueError("return_plan=True is not available for dask arrays: each block "
                              "chooses its own plan")
         from . import dask as _dask
-        return _dask.scatter(operands, scatter_indices, updates,
-                             update_window_dims=update_window_dims,
-                             inserted_window_dims=inserted_window_dims,
-                             scatter_dims_to_operand_dims=scatter_dims_to_operand_dims,
-                             index_vector_dim=index_vector_dim,
-                             input_batching_dims=input_batching_dims,
-                             scatter_indices_batching_dims=scatter_indices_batching_dims,
-                             combiner=combiner, mode=mode, plan=plan, threads=threads,
-                             update_shape=update_shape)
+        return _dask.scatter(operands, scatter_indices, updates, **kw)
     single = not isinstance(operands, (tuple, list))
     ops = [operands] if single else list(operands)
-    if isinstance(combiner, str):
-        combiner = _core.get(combiner)
-    if updates is None:
-        if combiner is None or combiner.nin != len(ops) or update_shape is None:
-            raise TypeError("updates=None needs a unary combiner (scatter_apply) and update_shape")
-        # The shape alone matters: one zero, broadcast (no memory per element).
-        updates = [np.broadcast_to(np.zeros((), np.asarray(o).dtype), tuple(update_shape))
-                   for o in ops]
-    upds = [updates] if not isinstance(updates, (tuple, list)) else list(updates)
     if mode not in _MODES:
         raise ValueError(f"mode must be one of 'skip', 'skip_window', 'clip', 'raise' (got {mode!r})")
     results = [_core._copy(o) for o in ops]
-    idx = np.asarray(scatter_indices)
-    upds = [np.asarray(u) for u in upds]
-    report = _core._scatter(results, idx, upds, update_window_dims,
-                            inserted_window_dims, input_batching_dims,
-                            scatter_indices_batching_dims, scatter_dims_to_operand_dims,
-                            index_vector_dim, combiner, _MODES[mode], casting="unsafe" if combiner is not None else "same_kind",
-                            plan=plan, threads=int(threads))
+    report = _scatter_into(results, scatter_indices, updates, **kw)
     out = results[0] if single else tuple(results)
     return (out, report["plan"]) if return_plan else out
+
+
+def _scatter_into(results, scatter_indices, updates, *, update_window_dims, inserted_window_dims,
+                  scatter_dims_to_operand_dims, index_vector_dim, input_batching_dims=(),
+                  scatter_indices_batching_dims=(), combiner=None, mode="skip", plan="auto",
+                  threads=2, update_shape=None):
+    """scatter in place on `results` (a list of writeable NumPy arrays that
+    nothing else reads, as scatter's copies and ufuncx.dask's block buffers
+    are); returns the planner's report."""
+    if isinstance(combiner, str):
+        combiner = _core.get(combiner)
+    if updates is None:
+        if combiner is None or combiner.nin != len(results) or update_shape is None:
+            raise TypeError("updates=None needs a unary combiner (scatter_apply) and update_shape")
+        # The shape alone matters: one zero, broadcast (no memory per element).
+        updates = [np.broadcast_to(np.zeros((), r.dtype), tuple(update_shape)) for r in results]
+    upds = [updates] if not isinstance(updates, (tuple, list)) else list(updates)
+    idx = np.asarray(scatter_indices)
+    upds = [np.asarray(u) for u in upds]
+    return _core._scatter(results, idx, upds, update_window_dims,
+                          inserted_window_dims, input_batching_dims,
+                          scatter_indices_batching_dims, scatter_dims_to_operand_dims,
+                          index_vector_dim, combiner, _MODES[mode],
+                          casting="unsafe" if combiner is not None else "same_kind",
+                          plan=plan, threads=int(threads))

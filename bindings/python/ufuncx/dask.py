@@ -386,11 +386,13 @@ class _Spec:
         self.window = window      # per column: the window's extent along its dim
         self.mode = mode          # "skip", "skip_window", "clip", "raise"
         self.wrap = wrap          # NumPy's negative indices (ufunc.at)
+        # block-local coordinates fit int32 (less to send between workers)
+        self.local32 = max(shape, default=0) < 2**31
 
 
 def _prepare(coords, spec):
     """coords after the bounds mode: wrapped, clipped or checked (IndexError
-    with NumPy's text), and which points any block receives."""
+    with NumPy's text)."""
     # (a copy: the chunk may be a view of the user's persisted indices)
     coords = np.array(coords, dtype=np.int64, copy=True)
     for j, d in enumerate(spec.cols):
@@ -410,66 +412,48 @@ def _prepare(coords, spec):
                 if spec.wrap and v < 0:
                     v -= n
                 raise IndexError(f"index {v} is out of bounds for axis {d} with size {n}")
-    valid = np.ones(coords.shape[0], bool)
-    for d, j in spec.pdims:
-        if j >= 0:
-            c = coords[:, j]
-            valid &= (c >= 0) & (c < spec.shape[d])
-    return coords, valid
+    return coords
 
 
 def _partition(coords, updates, spec):
-    """One chunk of points split by destination block: {block: (local
-    coords, [updates of each operand])}, each piece in update order."""
-    coords, valid = _prepare(coords, spec)
-    block = None
-    for (d, j), bounds in zip(spec.pdims, spec.bounds):
-        nb = len(bounds) - 1
-        if j < 0:
-            pos = np.zeros(coords.shape[0], np.int64)
-        else:
-            c = coords[:, j]
-            size = int(bounds[1] - bounds[0]) if nb else 1
-            if nb and all(bounds[i + 1] - bounds[i] == size for i in range(nb - 1)) and \
-                    bounds[nb] - bounds[nb - 1] <= size:
-                pos = np.minimum(c // size, nb - 1)  # equal chunks: a division
-            else:
-                pos = np.searchsorted(bounds, c, side="right") - 1
-            np.clip(pos, 0, nb - 1, out=pos)
-            coords[:, j] = c - bounds[pos]
-        block = pos if block is None else block * nb + pos
-    nblocks = int(np.prod([len(b) - 1 for b in spec.bounds]))
-    if block is None:
-        block = np.zeros(coords.shape[0], np.int64)
-    all_valid = bool(valid.all())
-    keep = None if all_valid else np.flatnonzero(valid)
-    key = (block if all_valid else block[keep]).astype(np.uint16 if nblocks <= 1 << 16
-                                                        else np.int64)
-    order = np.argsort(key, kind="stable")  # (a radix sort for 16-bit keys)
-    if keep is not None:
-        order = keep[order]
-    counts = np.bincount(key, minlength=nblocks)
-    pieces, start = {}, 0
-    for b in np.flatnonzero(counts):
-        rows = order[start:start + counts[b]]
-        start += counts[b]
-        pieces[int(b)] = (coords[rows], [u[rows] for u in updates])
-    return pieces
+    """One chunk of points split by destination block with the planner's
+    partition step: (block-local coords, [updates of each operand], starts),
+    block b's points at [starts[b], starts[b + 1]), in update order. Points
+    outside a partition dim are dropped here (the skip modes)."""
+    if spec.wrap or spec.mode in ("clip", "raise"):
+        coords = _prepare(coords, spec)
+    else:
+        coords = np.ascontiguousarray(coords, dtype=np.int64)
+    cuts = [(j, bounds) for (_, j), bounds in zip(spec.pdims, spec.bounds)]
+    plain = [np.ascontiguousarray(u) for u in updates]
+    if all(u.dtype != object for u in plain):  # the updates move with their points
+        _, starts, local, ups = _core._partition_points(coords, cuts, spec.local32, plain)
+    else:
+        order, starts, local, _ = _core._partition_points(coords, cuts, spec.local32)
+        ups = [np.take(u, order, axis=0) for u in updates]
+    return local, ups, starts
 
 
-def _piece(pieces, b):
-    return pieces.get(b)
+def _piece(part, b):
+    """Block b's points of one partitioned chunk, or None."""
+    local, ups, starts = part
+    lo, hi = int(starts[b]), int(starts[b + 1])
+    if lo == hi:
+        return None
+    return local[lo:hi], [u[lo:hi] for u in ups]
 
 
-def _apply_block(local, blocks, pieces):
-    """One destination block after its pieces, applied in update order."""
-    pieces = [p for p in pieces if p is not None]
-    if not pieces:
-        return tuple(blocks)
-    coords = np.concatenate([p[0] for p in pieces]) if len(pieces) > 1 else pieces[0][0]
-    ups = [np.concatenate([p[1][k] for p in pieces]) if len(pieces) > 1 else pieces[0][1][k]
-           for k in range(len(pieces[0][1]))]
-    return tuple(local(list(blocks), coords, ups))
+def _apply_step(local, state, piece):
+    """A destination block after one more chunk's piece, applied in update
+    order. `state` is the block's operands as the graph gave them (a list:
+    not ours, so copied before the first write) or as an earlier step left
+    them (a tuple: buffers only this chain holds, written in place)."""
+    if piece is None:
+        return state
+    owned = isinstance(state, tuple)
+    blocks = [b if owned and b.flags.writeable else np.array(b, copy=True) for b in state]
+    local(blocks, piece[0], piece[1])
+    return tuple(blocks)
 
 
 def _partitioned(operands, coords, updates, spec_args, local):
@@ -500,19 +484,27 @@ def _partitioned(operands, coords, updates, spec_args, local):
                           [(u.name, j) + (0,) * (u.ndim - 1) for u in updates], spec)
         for b in range(nblocks):
             dsk[(piece, j, b)] = (_piece, (part, j), b)
+    # Each destination block is a chain over the point chunks, in their
+    # order: its buffer takes chunk 0's piece, then chunk 1's, ... So the
+    # update order holds, and a chunk's partition is freed once every block
+    # took its piece (dask runs the chains' steps as the partitions come).
     pdim_pos = [d for d, _ in pdims]
+    last = {}
     for index in itertools.product(*[range(len(c)) for c in chunks]):
         b = 0
         for d, g in zip(pdim_pos, grid):
             b = b * g + index[d]
-        dsk[(apply_,) + index] = (_apply_block, local,
-                                  [(o.name,) + index for o in ops],
-                                  [(piece, j, b) for j in range(len(pchunks))])
+        state = [(o.name,) + index for o in ops]
+        for j in range(len(pchunks)):
+            key = (apply_,) + index + (j,)
+            dsk[key] = (_apply_step, local, state, (piece, j, b))
+            state = key
+        last[index] = state
     results = []
     for k, o in enumerate(ops):
         name = f"{apply_}-{k}"
         for index in itertools.product(*[range(len(c)) for c in chunks]):
-            dsk[(name,) + index] = (_pick, k, (apply_,) + index)
+            dsk[(name,) + index] = (_pick, k, last[index])
         graph = HighLevelGraph.from_collections(name, dict(dsk), dependencies=[coords, *updates,
                                                                                *ops])
         results.append(Array(graph, name, chunks, meta=o._meta))
@@ -526,7 +518,7 @@ def _as_int64(i):
     if i.dtype.kind == "u" and i.dtype.itemsize == 8:
         top = np.uint64(np.iinfo(np.int64).max)
         i = da.minimum(i, top) if isinstance(i, Array) else np.minimum(i, top)
-    return i.astype(np.int64)
+    return i.astype(np.int64, copy=False) if isinstance(i, np.ndarray) else i.astype(np.int64)
 
 
 def _points_array(a):
@@ -541,13 +533,12 @@ def _points_array(a):
 # --- ufunc.at ---------------------------------------------------------------------
 
 def _at_local(ufunc, blocks, coords, ups):
-    target = blocks[0].copy()
+    target = blocks[0]
     if coords.shape[1] == 0:  # at(a, ()): each point updates the whole block
         for p in range(coords.shape[0]):
             ufunc.at(target, (), *[u[p] for u in ups])
     else:
         ufunc.at(target, tuple(coords.T), *ups)
-    return (target,)
 
 
 def at(ufunc, a, indices, b=None):
@@ -607,13 +598,15 @@ def at(ufunc, a, indices, b=None):
     spec_args = (tuple(range(k)), tuple((d, d) for d in range(k)), (1,) * k, "raise", True)
     if lazy:
         cols = [_as_int64(da.broadcast_to(da.asarray(i), points).reshape(-1)) for i in arrays]
-        coords = da.stack(cols, axis=1) if cols else da.zeros((1, 0), np.int64)
+        # (one column: a view of each index chunk, no copy)
+        coords = (cols[0][:, None] if len(cols) == 1 else da.stack(cols, axis=1)) if cols \
+            else da.zeros((1, 0), np.int64)
         ups = [] if b is None else [da.broadcast_to(da.asarray(b), full).reshape((n,) + window)]
     else:
         coords_np = (np.stack([_as_int64(np.broadcast_to(i, points).reshape(-1)) for i in arrays],
                               axis=1) if arrays else np.zeros((1, 0), np.int64))
         spec = _Spec(*spec_args[:1], spec_args[1], a.shape, [], spec_args[2], "raise", True)
-        coords_np, _ = _prepare(coords_np, spec)  # IndexError now, before anything is built
+        coords_np = _prepare(coords_np, spec)  # IndexError now, before anything is built
         spec_args = spec_args[:3] + ("skip", False)
         coords = _points_array(coords_np)
         ups = [] if b is None else [_points_array(np.broadcast_to(b, full).reshape((n,) + window))]
@@ -626,10 +619,11 @@ def at(ufunc, a, indices, b=None):
 # --- ufuncx.scatter ----------------------------------------------------------------
 
 def _scatter_local(kw, window, blocks, coords, ups):
-    from ._scatter import scatter as _scatter
+    from ._scatter import _scatter_into
     if not ups:  # scatter_apply: the updates are only a shape
-        return _scatter(tuple(blocks), coords, None, update_shape=(coords.shape[0],) + window, **kw)
-    return _scatter(tuple(blocks), coords, tuple(ups), **kw)
+        _scatter_into(blocks, coords, None, update_shape=(coords.shape[0],) + window, **kw)
+    else:
+        _scatter_into(blocks, coords, tuple(ups), **kw)
 
 
 def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_window_dims,
@@ -703,7 +697,7 @@ def scatter(operands, scatter_indices, updates, *, update_window_dims, inserted_
     spec_args = (cols, pdims, col_window, mode, False)
     if eager:
         spec = _Spec(cols, pdims, ops[0].shape, [], col_window, mode, False)
-        coords, _ = _prepare(coords, spec)  # mode "raise": IndexError before anything is built
+        coords = _prepare(coords, spec)  # mode "raise": IndexError before anything is built
         if mode == "raise":
             spec_args = spec_args[:3] + ("skip", False)
         coords = _points_array(coords)

@@ -100,4 +100,40 @@ struct ScatterReport {
 
 ScatterReport Scatter(const ScatterRequest& request);
 
+// The partition step of the partitioned plans, on its own, for callers that
+// apply each destination block elsewhere (ufuncx.dask, where blocks live on
+// other processes). Points are the rows of a C-contiguous n x k int64 array
+// of operand coordinates. Each cut dim splits one coordinate column at its
+// cuts (ascending, first 0, last the dim's extent); a point whose coordinate
+// lies outside [0, extent) of any cut dim is dropped. Blocks are numbered
+// row-major over the cut dims. The kept points come back block by block,
+// in point order inside a block (a stable counting sort), so applying each
+// block's points in that order gives the sequential result.
+struct BlockCuts {
+  int64_t column = -1;          // the coordinate column cut, or -1: one block
+  std::vector<int64_t> cuts;    // block i holds [cuts[i], cuts[i + 1])
+};
+
+struct PointBlocks {
+  std::vector<int64_t> order;   // the kept points' numbers, block by block (if asked)
+  std::vector<int64_t> starts;  // block b is order[starts[b] .. starts[b + 1])
+};
+
+// Rows that travel with the points (their updates): row i of `data` is
+// `bytes` bytes at data + i * bytes; the kept rows go to `out` in `order`.
+struct PointRows {
+  const char* data = nullptr;
+  int64_t bytes = 0;
+  char* out = nullptr;
+};
+
+// `local` receives the kept points' coordinates in `order`, made local to
+// their block (minus the block's first cut; uncut columns as given): rows of
+// k int32 (local32) or int64 values, room for n rows. Each of `rows` is
+// moved likewise (room for n rows in each `out`). Without want_order,
+// `order` comes back empty (the rows already carry what it would say).
+PointBlocks PartitionPoints(const int64_t* coords, int64_t n, int64_t k,
+                            const std::vector<BlockCuts>& dims, void* local, bool local32,
+                            const std::vector<PointRows>& rows = {}, bool want_order = true);
+
 }  // namespace ufuncx
