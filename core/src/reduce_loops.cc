@@ -145,29 +145,38 @@ void ReduceLoops(const Ufunc& u, const Loop& loop, const ArrayView& acc, const A
   // Blocks reduced into one element that do not form one run (a strided
   // view reduced over several dims): NumPy's buffered iterator hands each
   // block to the loop as one buffer, in iteration order. Same here, for
-  // blocks that fit its buffer.
+  // blocks that fit its buffer. A mask is gathered beside it: NumPy's
+  // masked loop then sums each run of true positions of the whole buffer
+  // (a run may cross a row), so the runs here are the buffer's too.
   const Shape& sh = it.shape();
   const auto& st = it.strides();
   const int nd = static_cast<int>(sh.size());
   int r = 0;
   int64_t block = 1;
-  while (!where && r < nd && st[ka][static_cast<size_t>(nd - 1 - r)] == 0) {
+  while (r < nd && st[ka][static_cast<size_t>(nd - 1 - r)] == 0) {
     block *= sh[static_cast<size_t>(nd - 1 - r)];
     ++r;
   }
   if (r >= 2 && block <= kBufferElems) {
     CastFn copy = GetCast(in.dtype, loop.types[1]);
+    CastFn copy_mask = GetCast(DType::kBool, DType::kBool);
     std::unique_ptr<char[]> gathered(new char[static_cast<size_t>(block * item1)]);
+    std::unique_ptr<char[]> gathered_mask(where ? new char[static_cast<size_t>(block)] : nullptr);
     const int outer = nd - r;
-    // Copies one block's rows, innermost dim fastest.
-    auto gather = [&](const char* p0) {
+    // Copies one block's rows (and its mask's), innermost dim fastest.
+    auto gather = [&](const char* p0, const char* m0) {
       std::vector<int64_t> bi(static_cast<size_t>(r), 0);
       int64_t filled = 0;
       const int64_t inner = sh[static_cast<size_t>(nd - 1)], sin = st[0][static_cast<size_t>(nd - 1)];
       while (true) {
         const char* p = p0;
-        for (int q = 1; q < r; ++q) p += bi[static_cast<size_t>(q)] * st[0][static_cast<size_t>(nd - 1 - q)];
+        const char* m = m0;
+        for (int q = 1; q < r; ++q) {
+          p += bi[static_cast<size_t>(q)] * st[0][static_cast<size_t>(nd - 1 - q)];
+          if (where) m += bi[static_cast<size_t>(q)] * st[1][static_cast<size_t>(nd - 1 - q)];
+        }
         copy(p, sin, gathered.get() + filled * item1, item1, inner);
+        if (where) copy_mask(m, st[1][static_cast<size_t>(nd - 1)], gathered_mask.get() + filled, 1, inner);
         filled += inner;
         int q = 1;
         for (; q < r; ++q) {
@@ -180,13 +189,21 @@ void ReduceLoops(const Ufunc& u, const Loop& loop, const ArrayView& acc, const A
     // The kept positions, in order: one buffer and one loop call each.
     std::vector<int64_t> idx(static_cast<size_t>(outer), 0);
     while (true) {
-      int64_t off_in = 0, off_acc = 0;
+      int64_t off_in = 0, off_mask = 0, off_acc = 0;
       for (int q = 0; q < outer; ++q) {
         off_in += idx[static_cast<size_t>(q)] * st[0][static_cast<size_t>(q)];
+        if (where) off_mask += idx[static_cast<size_t>(q)] * st[1][static_cast<size_t>(q)];
         off_acc += idx[static_cast<size_t>(q)] * st[ka][static_cast<size_t>(q)];
       }
-      gather(it.base(0) + off_in);
-      call(it.base(static_cast<int>(ka)) + off_acc, 0, gathered.get(), item1, block);
+      char* accp = it.base(static_cast<int>(ka)) + off_acc;
+      gather(it.base(0) + off_in, where ? it.base(1) + off_mask : nullptr);
+      if (!where) {
+        call(accp, 0, gathered.get(), item1, block);
+      } else {
+        ForEachTrueRun(gathered_mask.get(), 1, block, [&](int64_t i, int64_t j) {
+          call(accp, 0, gathered.get() + i * item1, item1, j - i);
+        });
+      }
       int q = outer - 1;
       for (; q >= 0; --q) {
         if (++idx[static_cast<size_t>(q)] < sh[static_cast<size_t>(q)]) break;

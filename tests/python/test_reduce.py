@@ -479,3 +479,18 @@ def test_reduce_dtype_resolution_matches_numpy(call):
             call(ux)
         return
     assert_same(call(ux), want)
+
+
+@pytest.mark.parametrize("shape,axis", [((4, 6), None), ((3, 4, 6), (1, 2)), ((5, 6), (0, 1))])
+def test_masked_float_sum_runs_cross_rows_as_numpys_buffer(shape, axis):
+    # NumPy hands a block reduced into one element to the masked loop as one
+    # buffer; each run of true positions in it (a run may continue from one
+    # row into the next) is summed pairwise, then added. Values of mixed
+    # magnitude make any other grouping show in the last bits.
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        a = rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 4, shape)
+        mask = rng.random(shape[-1]) > 0.3
+        got = ux.add.reduce(a, axis=axis, where=mask)
+        want = np.add.reduce(a, axis=axis, where=mask)
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (got, want)
