@@ -50,6 +50,12 @@ void Fill(DType t, char* p, int64_t n, uint32_t seed) {
         const int64_t small = static_cast<int64_t>(rng() % 140) - 70;
         StoreElem<T>(p + i * sizeof(T),
                      static_cast<T>(rng() % 2 ? small : static_cast<int64_t>(rng())));
+      } else if constexpr (requires { typename T::value_type; }) {
+        // complex: an imaginary part of its own (specials too), so
+        // products mix all four parts
+        using R = typename T::value_type;
+        const double w = (rng() % 4 == 0) ? kSpecial[rng() % kCount] : u(rng);
+        StoreElem<T>(p + i * sizeof(T), T(static_cast<R>(v), static_cast<R>(w)));
       } else {
         StoreElem<T>(p + i * sizeof(T), Convert<T>(v));
       }
@@ -211,25 +217,36 @@ TEST(Loops, SimdBodiesRaiseNoSpuriousFlagsOnEveryTarget) {
       for (const Loop& l : u->loops()) {
         if (l.id < 0 || !tables.contig[static_cast<size_t>(l.id)]) continue;
         const DType t = l.types[0];
-        if (t != DType::kFloat32 && t != DType::kFloat64) continue;
+        const bool cplx = t == DType::kComplex64 || t == DType::kComplex128;
+        if (t != DType::kFloat32 && t != DType::kFloat64 && !cplx) continue;
         const size_t nargs = l.types.size();
         for (int64_t n = 0; n <= 70; ++n) {
-          for (int misalign = 0; misalign < 2; ++misalign) {
+          // misalign 2: complex zeros (|0| divides nothing: no 0/0 in any lane)
+          for (int misalign = 0; misalign < (cplx ? 3 : 2); ++misalign) {
             std::vector<std::vector<char>> bufs(nargs);
             std::vector<char*> args(nargs);
             std::vector<int64_t> steps(nargs);
             for (size_t k = 0; k < nargs; ++k) {
               const size_t item = ItemSize(l.types[k]);
               bufs[k].assign((static_cast<size_t>(n) + 2) * item, 0);
-              args[k] = bufs[k].data() + misalign * item;
+              args[k] = bufs[k].data() + (misalign == 1) * item;
               steps[k] = static_cast<int64_t>(item);
               for (int64_t i = 0; k < static_cast<size_t>(u->nin()) && i < n; ++i) {
                 const double v = 0.6 + 0.3 * static_cast<double>((i * 7 + static_cast<int64_t>(k)) % 11) / 10;
+                const double w = 1.5 - v;  // (an imaginary part, also in [0.6, 0.9])
+                char* at = args[k] + i * static_cast<int64_t>(item);
+                if (misalign == 2) continue;  // (zeros)
                 if (l.types[k] == DType::kFloat32) {
                   const float f = static_cast<float>(v);
-                  std::memcpy(args[k] + i * static_cast<int64_t>(item), &f, sizeof f);
+                  std::memcpy(at, &f, sizeof f);
                 } else if (l.types[k] == DType::kFloat64) {
-                  std::memcpy(args[k] + i * static_cast<int64_t>(item), &v, sizeof v);
+                  std::memcpy(at, &v, sizeof v);
+                } else if (l.types[k] == DType::kComplex64) {
+                  const float f[2] = {static_cast<float>(v), static_cast<float>(w)};
+                  std::memcpy(at, f, sizeof f);
+                } else if (l.types[k] == DType::kComplex128) {
+                  const double f[2] = {v, w};
+                  std::memcpy(at, f, sizeof f);
                 }
               }
             }

@@ -24,7 +24,7 @@ IDENTITIES = {"0", "1", "-1", "true", "false", "-inf"}
 DEFAULT_FAMILY = "loops"
 ML_CHARS = "E45"  # bfloat16, float8_e4m3fn, float8_e5m2
 PAIRWISE_CHARS = "efdgFDG"  # float and complex types, which may reduce pairwise
-SIMD_CHARS = "?bBhHiIlLfd"
+SIMD_CHARS = "?bBhHiIlLfdFD"  # F, D: complex as (re, im) lane pairs
 # Argument names of expr kernels, in input order.
 ARG_NAMES = ("a", "b", "c", "e", "f", "g", "h")  # no "d": the Highway tag
 
@@ -290,6 +290,8 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
                 if not any(t[0] == c for t in types):
                     raise TableError(f"{sp}.types: no signature in this group starts with {c!r}; remove it")
             for c in sreduce:
+                if c in "FD":
+                    raise TableError(f"{sp}.reduce: complex {c!r} has no SIMD reduce; remove it")
                 if c not in stypes:
                     raise TableError(f"{sp}.reduce: {c!r} is not in this entry's types {stypes!r}; "
                                      f"add it there or remove it")

@@ -25,6 +25,9 @@ CTYPE = {
     "G": "ufuncx::clongdouble",
 }
 LANE = dict(CTYPE, **{"?": "uint8_t"})
+# Complex loops run on their (re, im) pairs as lanes of the real type.
+COMPLEX_LANE = {"F": "float", "D": "double"}
+REAL_OF = {"F": "f", "D": "d"}
 DTYPE = {
     "?": "kBool", "b": "kInt8", "B": "kUInt8", "h": "kInt16", "H": "kUInt16",
     "i": "kInt32", "I": "kUInt32", "l": "kInt64", "L": "kUInt64", "4": "kFloat8E4M3FN",
@@ -79,25 +82,44 @@ class LoopRecord:
             if self.ins[0] in s.types and self.simd_capable():
                 self.simd = simd_op_name(entry, gi, si, s)
                 self.gather = self.ins[0] in s.strided
+                if self.complex():
+                    continue  # (no complex reduce or rows slot)
                 if self.ins[0] in s.reduce and self.indexed_args():
                     self.simd_reduce = "ReduceLanes"
                 elif self.ins[0] in group.pairwise and self.indexed_args():
                     self.simd_reduce = "ReducePairwise"
 
+    def complex(self):
+        return self.ins[0] in COMPLEX_LANE
+
     def simd_capable(self):
-        # Same lane type on every operand, or a bool output from one lane type.
+        # Same lane type on every operand, or a bool output from one lane
+        # type, or (complex) the real type out of a unary loop (absolute).
         if self.entry.nin > 2 or len(self.outs) != 1:
             return False
         t = self.ins[0]
         if any(c != t for c in self.ins):
             return False
+        if self.complex():
+            return self.outs == t or (self.entry.nin == 1 and self.outs == REAL_OF[t])
         return all(c == t for c in self.outs) or self.outs == "?"
 
     def simd_driver(self):
         if self.bf16:
             return f"MapBf16_{self.entry.nin}<s::{self.simd}>"
+        if self.complex():
+            kind = "CMapReal" if self.outs != self.ins[0] else "CMap"
+            return f"{kind}{self.entry.nin}<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
         kind = "Pred" if self.outs == "?" else "Map"
         return f"{kind}{self.entry.nin}<s::{self.simd}, {LANE[self.ins[0]]}>"
+
+    def simd_slot(self):
+        """The fill line's value: complex bodies exist only where a vector
+        holds whole pairs (not HWY_SCALAR) and, for bodies with fused
+        multiply-adds, where the target fuses them as the scalar loop does."""
+        if self.complex():
+            return f"s::ComplexUsable<s::{self.simd}>() ? &s::{self.simd_driver()} : nullptr"
+        return f"&s::{self.simd_driver()}"
 
     def indexed_args(self):
         """The scatter slot exists for loops whose types are all the same."""
@@ -108,8 +130,8 @@ class LoopRecord:
 
     def simd_rows_driver(self):
         """The rows slot: same-typed binary loops with a Highway value body
-        (not the mask bodies of bool outputs)."""
-        if self.entry.nin != 2 or self.outs == "?" or not self.indexed_args():
+        (not the mask bodies of bool outputs, nor complex pairs)."""
+        if self.entry.nin != 2 or self.outs == "?" or self.complex() or not self.indexed_args():
             return None
         if self.bf16:
             return f"RowsBf16_2<s::{self.simd}>"
@@ -286,7 +308,7 @@ def scalar_file(fam, recs, ops_header, source, ns="gen"):
 
 def simd_file(fam, recs, simd_ops_header, source, ns="gen", exprs=""):
     fname = f"simd_{fam}.cc"
-    body = "\n".join(f"  t[{r.index}] = &s::{r.simd_driver()};  // {r.entry.name} {r.sig}"
+    body = "\n".join(f"  t[{r.index}] = {r.simd_slot()};  // {r.entry.name} {r.sig}"
                      for r in recs)
     body += "".join(f"\n  r[{r.index}] = &s::{r.simd_reduce_driver()};" for r in recs if r.simd_reduce)
     body += "".join(f"\n  w[{r.index}] = &s::{r.simd_rows_driver()};" for r in recs if r.simd_rows_driver())

@@ -13,6 +13,7 @@
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -275,6 +276,136 @@ int RowsBf16_2(const LoopContext&, char* const* args, const int64_t* dims, const
                 o + i, c);
     }
   }
+  return 0;
+}
+
+// ------------------------------------------------------------ complex
+// Complex loops run on interleaved (re, im) pairs as lanes of the real type
+// R, two per element: a full vector holds whole pairs on every target but
+// HWY_SCALAR, and bodies with fused multiply-adds run only where the target
+// fuses them as the scalar loop's Fma does (elsewhere the slot is empty and
+// the scalar loop runs).
+template <class Op>
+constexpr bool ComplexUsable() {
+  if constexpr (HWY_TARGET == HWY_SCALAR) {
+    return false;
+  } else if constexpr (requires { Op::kNeedsFma; }) {
+    return HWY_NATIVE_FMA != 0;
+  } else {
+    return true;
+  }
+}
+
+// One complex value in every pair of lanes.
+template <class D, class R = hn::TFromD<D>>
+HWY_INLINE hn::VFromD<D> SetPair(D d, const R* p) {
+  if constexpr (sizeof(R) == 8) {
+    return hn::LoadDup128(d, p);
+  } else {
+    uint64_t bits;
+    std::memcpy(&bits, p, 8);
+    return hn::BitCast(d, hn::Set(hn::Repartition<uint64_t, D>(), bits));
+  }
+}
+
+// The first `count` lanes from p, zeros after them: a partial vector of
+// pairs computes nothing that could raise a flag the scalar loop would not
+// (copies of a lane could, as inf - inf).
+template <class D, class R = hn::TFromD<D>>
+HWY_INLINE hn::VFromD<D> LoadTailZero(D d, const R* p, size_t count) {
+  HWY_ALIGN R buf[HWY_MAX_BYTES / sizeof(R)] = {};
+  std::memcpy(buf, p, count * sizeof(R));
+  return hn::Load(d, buf);
+}
+
+template <class D, class R = hn::TFromD<D>>
+HWY_INLINE hn::VFromD<D> LoadPairs(D d, const R* p, bool bcast, size_t i) {
+  return bcast ? SetPair(d, p) : hn::LoadU(d, p + i);
+}
+template <class D, class R = hn::TFromD<D>>
+HWY_INLINE hn::VFromD<D> LoadPairsTail(D d, const R* p, bool bcast, size_t i, size_t count) {
+  return bcast ? SetPair(d, p) : LoadTailZero(d, p + i, count);
+}
+
+// Streaming stores start at the first vector-aligned lane: only an output
+// aligned to a whole pair keeps that lane at a pair's start.
+template <class R>
+HWY_INLINE bool StreamPairs(const R* o, size_t lanes, size_t operands) {
+  return reinterpret_cast<uintptr_t>(o) % (2 * sizeof(R)) == 0 &&
+         lanes * sizeof(R) * operands >= kStreamMinBytes;
+}
+
+// (C) -> C
+template <class Op, class R>
+int CMap1(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
+          void*) noexcept {
+  if constexpr (ComplexUsable<Op>()) {
+    const hn::ScalableTag<R> d;
+    const size_t n = 2 * static_cast<size_t>(dims[0]);
+    const R* a = reinterpret_cast<const R*>(args[0]);
+    R* o = reinterpret_cast<R*>(args[1]);
+    const bool ba = steps[0] == 0;
+    const Op op;
+    StoreAll(
+        d, o, n, StreamPairs(o, n, ba ? 1 : 2), [&](size_t i) { return op(d, LoadPairs(d, a, ba, i)); },
+        [&](size_t i, size_t c) { return op(d, LoadPairsTail(d, a, ba, i, c)); });
+  }
+  return 0;
+}
+
+// (C, C) -> C
+template <class Op, class R>
+int CMap2(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
+          void*) noexcept {
+  if constexpr (ComplexUsable<Op>()) {
+    const hn::ScalableTag<R> d;
+    const size_t n = 2 * static_cast<size_t>(dims[0]);
+    const R* a = reinterpret_cast<const R*>(args[0]);
+    const R* b = reinterpret_cast<const R*>(args[1]);
+    R* o = reinterpret_cast<R*>(args[2]);
+    const bool ba = steps[0] == 0, bb = steps[1] == 0;
+    const Op op;
+    StoreAll(
+        d, o, n, StreamPairs(o, n, 1 + !ba + !bb),
+        [&](size_t i) { return op(d, LoadPairs(d, a, ba, i), LoadPairs(d, b, bb, i)); },
+        [&](size_t i, size_t c) {
+          return op(d, LoadPairsTail(d, a, ba, i, c), LoadPairsTail(d, b, bb, i, c));
+        });
+  }
+  return 0;
+}
+
+// (C) -> R: two vectors of pairs give one vector of real parts and one of
+// imaginary parts (ConcatEven / ConcatOdd), and the op maps them to R.
+template <class Op, class R>
+int CMapReal1(const LoopContext&, char* const* args, const int64_t* dims,
+              const int64_t* steps, void*) noexcept {
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (ComplexUsable<Op>()) {
+    const hn::ScalableTag<R> d;
+    const size_t N = hn::Lanes(d), n = static_cast<size_t>(dims[0]);
+    const R* a = reinterpret_cast<const R*>(args[0]);
+    R* o = reinterpret_cast<R*>(args[1]);
+    const bool ba = steps[0] == 0;
+    const Op op;
+    auto split = [&](auto lo, auto hi) {
+      return op(d, hn::ConcatEven(d, hi, lo), hn::ConcatOdd(d, hi, lo));
+    };
+    StoreAll(
+        d, o, n, false,
+        [&](size_t i) {
+          return split(LoadPairs(d, a, ba, 2 * i), LoadPairs(d, a, ba, 2 * i + N));
+        },
+        [&](size_t i, size_t c) {  // c < N values: 2c lanes, over one or two vectors
+          const size_t first = std::min(2 * c, N);
+          return split(LoadPairsTail(d, a, ba, 2 * i, first),
+                       2 * c > N ? LoadPairsTail(d, a, ba, 2 * i + N, 2 * c - N)
+                                 : hn::Zero(d));
+        });
+  }
+#else
+  (void)args, (void)dims, (void)steps;
+#endif
   return 0;
 }
 

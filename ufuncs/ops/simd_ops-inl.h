@@ -122,6 +122,63 @@ struct Square64 {
 // The identity: floor, ceil, trunc, positive and conjugate of integers
 // (and positive and conjugate of real floats).
 UFX_VEC1(Identity, a)
+
+// Complex bodies: vectors of interleaved (re, im) pairs (CMap drivers).
+// HWY_SCALAR has no pairs (ComplexUsable is false there): the names exist
+// but have no body.
+#if HWY_TARGET != HWY_SCALAR
+// The product as the scalar CMul computes it: re = fma(ar, br, -(ai*bi)),
+// im = fma(ar, bi, ai*br); t = (ai*bi, ai*br) pairs, negated in even lanes.
+struct CMultiply {
+  static constexpr bool kNeedsFma = true;
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+    const V t = hn::Mul(hn::DupOdd(a), hn::Reverse2(d, b));
+    return hn::MulAdd(hn::DupEven(a), b, hn::OddEven(t, hn::Neg(t)));
+  }
+};
+struct CSquare {
+  static constexpr bool kNeedsFma = true;
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const { return CMultiply()(d, a, a); }
+};
+// conj: the sign bit of every imaginary lane flipped (as -im does).
+UFX_VEC1(CConjugate, hn::Xor(a, hn::OddEven(hn::Set(d, hn::TFromD<D>(-0.0)), hn::Zero(d))))
+// |z| from real and imaginary parts, as the scalar ComplexAbs: larger *
+// sqrt(fma(ratio, ratio, 1)); inf if either part is, else NaN if either
+// is, 0 for 0. The division sees 1 where larger is 0 or inf, so no lane
+// raises a flag the scalar loop (which returns early there) would not.
+struct CAbsolute {
+  static constexpr bool kNeedsFma = true;
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V re, V im) const {
+    using T = hn::TFromD<D>;
+    const V ar = hn::Abs(re), ai = hn::Abs(im), one = hn::Set(d, T(1));
+    const V larger = hn::Max(ar, ai), smaller = hn::Min(ar, ai);
+    const auto inf = hn::Or(hn::IsInf(ar), hn::IsInf(ai));
+    const auto nan = hn::Or(hn::IsNaN(ar), hn::IsNaN(ai));
+    const auto easy = hn::Or(hn::Or(inf, nan), hn::Eq(larger, hn::Zero(d)));
+    const V ratio = hn::Div(hn::IfThenZeroElse(easy, smaller), hn::IfThenElse(easy, one, larger));
+    V r = hn::Mul(hn::IfThenZeroElse(easy, larger), hn::Sqrt(hn::MulAdd(ratio, ratio, one)));
+    r = hn::IfThenElse(nan, hn::Set(d, std::numeric_limits<T>::quiet_NaN()), r);
+    return hn::IfThenElse(inf, hn::Set(d, std::numeric_limits<T>::infinity()), r);
+  }
+};
+#else
+struct CMultiply {
+  template <class D, class V>
+  V operator()(D, V a, V) const { return a; }
+};
+struct CSquare {
+  template <class D, class V>
+  V operator()(D, V a) const { return a; }
+};
+using CConjugate = CSquare;
+struct CAbsolute {
+  template <class D, class V>
+  V operator()(D, V a, V) const { return a; }
+};
+#endif
 UFX_VEC1(Reciprocal, hn::Div(hn::Set(d, hn::TFromD<D>(1)), a))
 UFX_VEC1(Invert, hn::Not(a))
 // sign of integers: (a > 0) - (a < 0), from masks of all ones (-1);
