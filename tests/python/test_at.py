@@ -300,3 +300,39 @@ def test_byte_swapped_targets_and_indices_as_numpy():
     with pytest.raises(IndexError):
         ux.add.at(a, [1, 9], 3)
     np.testing.assert_array_equal(a, [1, 2, 3, 4])  # unchanged after the error
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.float64, np.complex128,
+                                   np.clongdouble])
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum"])
+def test_at_splits_large_targets_between_two_writers_bit_for_bit(dtype, name):
+    # A target over 32 MiB with many random updates: two writers, each
+    # owning half of the positions, read every index (negative ones wrap)
+    # and apply theirs in update order; the result is the one-thread one
+    # and NumPy's, bit for bit, for every item size (1 to 32 bytes).
+    rng = np.random.default_rng(3)
+    size = (33 << 20) // np.dtype(dtype).itemsize
+    n = 200_000
+    idx = rng.integers(-size, size, n)
+    vals = (rng.standard_normal(n) * 3).astype(dtype) if np.dtype(dtype).kind != "i" \
+        else rng.integers(-3, 4, n).astype(dtype)
+    base = (rng.standard_normal(size)).astype(dtype) if np.dtype(dtype).kind != "i" \
+        else rng.integers(-50, 50, size).astype(dtype)
+    if dtype == np.float16 and name == "multiply":
+        vals = np.where(np.abs(vals) > 1.5, np.float16(1.0), vals)
+    want = base.copy()
+    with np.errstate(all="ignore"):
+        getattr(np, name).at(want, idx, vals)
+    for threads in (1, 2):
+        ux.set_num_threads(threads)
+        try:
+            got = base.copy()
+            with np.errstate(all="ignore"):
+                getattr(ux, name).at(got, idx, vals)
+        finally:
+            ux.set_num_threads(0)
+        if dtype == np.clongdouble:  # (by value: long double padding bytes hold garbage)
+            assert np.array_equal(got, want, equal_nan=True), (threads, name)
+            assert np.array_equal(np.signbit(got.real), np.signbit(want.real))
+        else:
+            assert got.tobytes() == want.tobytes(), (threads, name, dtype)
