@@ -141,14 +141,16 @@ void CompareOutputs(const Ufunc& u, const Loop& l, const Buffers& got, const Buf
 // The generated SIMD slot tables (indexed by Loop::id) with `target` the
 // only one Highway may pick; `chosen` is the target each family's SIMD file took.
 struct SimdTables {
-  std::vector<LoopFn> contig, reduce, rows;
+  std::vector<LoopFn> contig, reduce, rows, gather;
   std::vector<int64_t> chosen;
 };
 SimdTables TablesFor(int64_t target) {
   hwy::SetSupportedTargetsForTest(target);
   const size_t n = static_cast<size_t>(internal::NumGeneratedLoops());
-  SimdTables t{std::vector<LoopFn>(n), std::vector<LoopFn>(n), std::vector<LoopFn>(n), {}};
-  t.chosen = internal::FillGeneratedSimdLoops(t.contig.data(), t.reduce.data(), t.rows.data());
+  SimdTables t{std::vector<LoopFn>(n), std::vector<LoopFn>(n), std::vector<LoopFn>(n),
+               std::vector<LoopFn>(n), {}};
+  t.chosen = internal::FillGeneratedSimdLoops(t.contig.data(), t.reduce.data(), t.rows.data(),
+                                              t.gather.data());
   return t;
 }
 
@@ -199,6 +201,74 @@ TEST(Loops, SimdBodiesMatchScalarOnEveryTarget) {
   std::printf("checked %d SIMD loops over %zu targets:", checked, targets.size());
   for (int64_t t : targets) std::printf(" %s", hwy::TargetName(t));
   std::printf("\n");
+  EXPECT_GT(checked, 100);
+}
+
+// The strided SIMD slot against the scalar strided loop on every target:
+// input steps of 2, 3 and 4 elements (its deinterleaving loads) and 0
+// (broadcast), output steps of 1 and 3, every count through two vectors of
+// the widest target (16 lanes of 32 bits on AVX3). Each strided buffer ends
+// at its last element, so a load past it is a heap overflow under ASan.
+TEST(Loops, SimdStridedMatchesScalarStridedOnEveryTarget) {
+  int checked = 0;
+  for (int64_t target : internal::CompiledSimdTargets()) {
+    const SimdTables tables = TablesFor(target);
+    const LoopContext ctx;
+    for (const Ufunc* u : AllUfuncs()) {
+      for (const Loop& l : u->loops()) {
+        if (l.id < 0 || !tables.gather[static_cast<size_t>(l.id)]) continue;
+        const LoopFn fn = tables.gather[static_cast<size_t>(l.id)];
+        const size_t nargs = l.types.size();
+        const int nin = u->nin();
+        for (int64_t step : {2, 3, 4}) {
+          for (int64_t out_step : {1, 3}) {
+            for (int bcast = 0; bcast <= nin; ++bcast) {
+              for (int64_t n = 0; n <= 2 * 16 + 3; ++n) {
+                std::vector<std::vector<char>> got(nargs), want(nargs);
+                std::vector<char*> gp(nargs), wp(nargs);
+                std::vector<int64_t> steps(nargs);
+                for (size_t k = 0; k < nargs; ++k) {
+                  const int64_t item = static_cast<int64_t>(ItemSize(l.types[k]));
+                  const bool in = static_cast<int>(k) < nin;
+                  const int64_t es = !in ? out_step : (bcast == static_cast<int>(k) + 1 ? 0 : step);
+                  const int64_t span = n == 0 ? 0 : ((es == 0 ? 0 : (n - 1) * es) + 1) * item;
+                  got[k].assign(static_cast<size_t>(span), 0);
+                  want[k].assign(static_cast<size_t>(span), 0);
+                  steps[k] = es * item;
+                  if (in && n > 0) {
+                    std::vector<char> packed(static_cast<size_t>(n * item));
+                    Fill(l.types[k], packed.data(), n, static_cast<uint32_t>(n * 5 + k + step));
+                    for (int64_t i = 0; i < (es == 0 ? 1 : n); ++i) {
+                      std::memcpy(got[k].data() + i * es * item, packed.data() + i * item,
+                                  static_cast<size_t>(item));
+                    }
+                    want[k] = got[k];
+                  }
+                  gp[k] = got[k].data();
+                  wp[k] = want[k].data();
+                }
+                ASSERT_EQ(fn(ctx, gp.data(), &n, steps.data(), nullptr), 0);
+                ASSERT_EQ(l.slots.strided(ctx, wp.data(), &n, steps.data(), nullptr), 0);
+                for (size_t k = static_cast<size_t>(nin); k < nargs; ++k) {
+                  const int64_t item = static_cast<int64_t>(ItemSize(l.types[k]));
+                  for (int64_t i = 0; i < n; ++i) {
+                    ASSERT_TRUE(Same(l.types[k], gp[k] + i * steps[k], wp[k] + i * steps[k],
+                                     UlpFor(*u)))
+                        << Describe(*u, l) << " on " << hwy::TargetName(target) << " step "
+                        << step << " out step " << out_step << " bcast " << bcast << " n=" << n
+                        << " element " << i << " (item " << item << ")";
+                  }
+                }
+              }
+            }
+          }
+        }
+        ++checked;
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  std::printf("checked %d strided SIMD loops\n", checked);
   EXPECT_GT(checked, 100);
 }
 

@@ -17,10 +17,10 @@ namespace ufuncx::internal {
 void DescribeBuiltins(PluginSpec* spec);
 
 int NumGeneratedLoops();
-// Fills t, r and w (contiguous, reduce and rows slots, indexed by Loop::id)
+// Fills t, r, w and g (contiguous, reduce, rows and strided slots, indexed by Loop::id)
 // with each SIMD shard's loops for the best target Highway currently allows;
 // returns the target chosen per shard.
-std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r, LoopFn* w);
+std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r, LoopFn* w, LoopFn* g);
 // The Highway targets compiled into the shards that this CPU supports.
 std::vector<int64_t> CompiledSimdTargets();
 

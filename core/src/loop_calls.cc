@@ -39,6 +39,22 @@ void CopyItems(const char* from, int64_t fs, char* to, int64_t ts, int64_t m, in
   }
 }
 
+// The strided SIMD slot takes aligned operands whose steps are whole
+// elements: inputs 0 (broadcast) to 4 elements (its deinterleaving loads),
+// outputs any positive step.
+bool StridedSimdFits(char* const* args, const int64_t* steps, const int64_t* item, int nin,
+                     int nargs) {
+  constexpr int64_t kMaxInputStep = 4;  // (LoadStep in simd_drivers-inl.h)
+  for (int k = 0; k < nargs; ++k) {
+    if (k < nin && steps[k] == 0) continue;
+    if (steps[k] <= 0 || steps[k] % item[k] != 0 || (k < nin && steps[k] > kMaxInputStep * item[k]) ||
+        reinterpret_cast<uintptr_t>(args[k]) % static_cast<uintptr_t>(item[k]) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
 constexpr int kGatherArgs = 8;             // operands at most (nin + nout)
 constexpr int64_t kGatherBlock = 256;      // elements per block
 constexpr int64_t kGatherItem = 16;        // bytes per element at most
@@ -57,6 +73,9 @@ int RunElementwiseSlot(const LoopSlots& s, const LoopContext& ctx, char* const* 
     gather = gather && item[k] <= kGatherItem;
   }
   if (contig) return s.contig(ctx, args, &n, steps, nullptr);
+  if (s.strided_simd && !s.may_fail && StridedSimdFits(args, steps, item, nin, nargs)) {
+    return s.strided_simd(ctx, args, &n, steps, nullptr);
+  }
   if (!gather) return s.strided(ctx, args, &n, steps, nullptr);
   // Inputs are read into a block before outputs are written from it, so an
   // output that is exactly an input (in place) stays correct; the callers

@@ -128,6 +128,14 @@ class LoopRecord:
             return None
         return f"ops::{self.op}, {self.entry.nin}, {CTYPE[chars[0]]}"
 
+    def simd_gather_driver(self):
+        """The strided SIMD slot: gathers for 32- and 64-bit lanes, one or
+        two inputs, value or mask bodies (not complex pairs or bfloat16)."""
+        if not self.simd or self.bf16 or self.complex() or self.ins[0] not in "fdiIlL":
+            return None
+        kind = "GPred" if self.outs == "?" else "GMap"
+        return f"{kind}{self.entry.nin}<s::{self.simd}, {LANE[self.ins[0]]}>"
+
     def simd_rows_driver(self):
         """The rows slot: same-typed binary loops with a Highway value body
         (not the mask bodies of bool outputs, nor complex pairs)."""
@@ -312,6 +320,8 @@ def simd_file(fam, recs, simd_ops_header, source, ns="gen", exprs=""):
                      for r in recs)
     body += "".join(f"\n  r[{r.index}] = &s::{r.simd_reduce_driver()};" for r in recs if r.simd_reduce)
     body += "".join(f"\n  w[{r.index}] = &s::{r.simd_rows_driver()};" for r in recs if r.simd_rows_driver())
+    body += "".join(f"\n  g[{r.index}] = &s::{r.simd_gather_driver()};" for r in recs
+                    if r.simd_gather_driver())
     return string.Template(HEADER).substitute(source=source) + f"""\
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "{fname}"
@@ -329,9 +339,11 @@ namespace ufuncx::simd::HWY_NAMESPACE {{
 namespace ufuncx::{ns}::HWY_NAMESPACE {{
 namespace s = ufuncx::simd::HWY_NAMESPACE;
 
-int64_t FillSimdLoops_{fam}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopFn* w) {{
+int64_t FillSimdLoops_{fam}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopFn* w,
+                            ufuncx::LoopFn* g) {{
   (void)r;
   (void)w;
+  (void)g;
 {body}
   return HWY_TARGET;
 }}
@@ -342,8 +354,9 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace ufuncx::{ns} {{
 HWY_EXPORT(FillSimdLoops_{fam});
-int64_t DispatchSimdLoops_{fam}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopFn* w) {{
-  return HWY_DYNAMIC_DISPATCH(FillSimdLoops_{fam})(t, r, w);
+int64_t DispatchSimdLoops_{fam}(ufuncx::LoopFn* t, ufuncx::LoopFn* r, ufuncx::LoopFn* w,
+                                ufuncx::LoopFn* g) {{
+  return HWY_DYNAMIC_DISPATCH(FillSimdLoops_{fam})(t, r, w, g);
 }}
 }}  // namespace ufuncx::{ns}
 #endif
@@ -361,11 +374,12 @@ def describe_body(spec_name, entries, records, scalar, simd, ns):
     out = [f"  std::vector<LoopSlots> slots({len(records)});"]
     out += [f"  {ns}::FillScalarLoops_{f}(slots.data());" for f in scalar]
     out += [f"  std::vector<LoopFn> simd({len(records)}, nullptr), simd_reduce({len(records)}, nullptr),",
-            f"      simd_rows({len(records)}, nullptr);",
+            f"      simd_rows({len(records)}, nullptr), simd_gather({len(records)}, nullptr);",
             "  std::vector<const char*> target(" + str(max(len(fams), 1)) + ", nullptr);"]
     for i, f in enumerate(fams):
         out.append(f"  target[{i}] = hwy::TargetName(\n"
-                   f"      {ns}::DispatchSimdLoops_{f}(simd.data(), simd_reduce.data(), simd_rows.data()));")
+                   f"      {ns}::DispatchSimdLoops_{f}(simd.data(), simd_reduce.data(), simd_rows.data(),\n"
+                   f"          simd_gather.data()));")
         out.append(f'  spec->simd_targets.emplace_back("{f}", target[{i}]);')
     out += ["  auto slot = [&](int i, int family, bool gather = false) {",
             "    LoopSlots s = slots[static_cast<size_t>(i)];",
@@ -375,6 +389,7 @@ def describe_body(spec_name, entries, records, scalar, simd, ns):
             "      s.gather_strided = gather;",
             "      s.reduce_contig = simd_reduce[static_cast<size_t>(i)];",
             "      s.rows = simd_rows[static_cast<size_t>(i)];",
+            "      s.strided_simd = simd_gather[static_cast<size_t>(i)];",
             "    }",
             "    return s;",
             "  };",
@@ -408,7 +423,7 @@ def describe_body(spec_name, entries, records, scalar, simd, ns):
 def file_declarations(ns, scalar, simd):
     out = [f"namespace ufuncx::{ns} {{"]
     out += [f"void FillScalarLoops_{f}(LoopSlots* t);" for f in scalar]
-    out += [f"int64_t DispatchSimdLoops_{f}(LoopFn* t, LoopFn* r, LoopFn* w);" for f in simd]
+    out += [f"int64_t DispatchSimdLoops_{f}(LoopFn* t, LoopFn* r, LoopFn* w, LoopFn* g);" for f in simd]
     return out + [f"}}  // namespace ufuncx::{ns}", ""]
 
 
@@ -422,8 +437,8 @@ def registry(entries, records, scalar, simd, source):
     out += file_declarations("gen", scalar, simd)
     out += ["namespace ufuncx::internal {", "",
             f"int NumGeneratedLoops() {{ return {len(records)}; }}", "",
-            "std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r, LoopFn* w) {",
-            "  return {" + ", ".join(f"gen::DispatchSimdLoops_{f}(t, r, w)" for f in simd) + "};",
+            "std::vector<int64_t> FillGeneratedSimdLoops(LoopFn* t, LoopFn* r, LoopFn* w, LoopFn* g) {",
+            "  return {" + ", ".join(f"gen::DispatchSimdLoops_{f}(t, r, w, g)" for f in simd) + "};",
             "}", "",
             "std::vector<int64_t> CompiledSimdTargets() {",
             "  return hwy::SupportedAndGeneratedTargets();",

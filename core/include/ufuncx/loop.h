@@ -96,6 +96,11 @@ struct LoopSlots {
   // Strided calls copy blocks of the operands through contiguous scratch
   // and run `contig` (a SIMD body worth the copies: the table's `strided`).
   bool gather_strided = false;
+  // The SIMD body for strided calls (32- and 64-bit lanes): inputs read
+  // with vector gathers at any positive step that is a whole number of
+  // elements (or 0: broadcast), outputs written at their steps. Chosen by
+  // the elementwise driver before the copies above and the scalar loop.
+  LoopFn strided_simd = nullptr;
 };
 
 struct Loop {
