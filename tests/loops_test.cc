@@ -154,6 +154,26 @@ SimdTables TablesFor(int64_t target) {
   return t;
 }
 
+// f(target, ufunc, loop, body) for every generated loop whose `slot`
+// table has a body, on every compiled target; returns the (loop, target)
+// pairs visited.
+template <class F>
+int ForEachSimdLoop(std::vector<LoopFn> SimdTables::*slot, F&& f) {
+  int visited = 0;
+  for (int64_t target : internal::CompiledSimdTargets()) {
+    const SimdTables tables = TablesFor(target);
+    for (const Ufunc* u : AllUfuncs()) {
+      for (const Loop& l : u->loops()) {
+        if (l.id < 0 || !(tables.*slot)[static_cast<size_t>(l.id)]) continue;
+        f(target, *u, l, (tables.*slot)[static_cast<size_t>(l.id)]);
+        ++visited;
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  return visited;
+}
+
 std::string Describe(const Ufunc& u, const Loop& l) {
   std::string s = u.name() + " ";
   for (size_t k = 0; k < l.types.size(); ++k) {
@@ -210,14 +230,10 @@ TEST(Loops, SimdBodiesMatchScalarOnEveryTarget) {
 // the widest target (16 lanes of 32 bits on AVX3). Each strided buffer ends
 // at its last element, so a load past it is a heap overflow under ASan.
 TEST(Loops, SimdStridedMatchesScalarStridedOnEveryTarget) {
-  int checked = 0;
-  for (int64_t target : internal::CompiledSimdTargets()) {
-    const SimdTables tables = TablesFor(target);
-    const LoopContext ctx;
-    for (const Ufunc* u : AllUfuncs()) {
-      for (const Loop& l : u->loops()) {
-        if (l.id < 0 || !tables.gather[static_cast<size_t>(l.id)]) continue;
-        const LoopFn fn = tables.gather[static_cast<size_t>(l.id)];
+  const LoopContext ctx;
+  const int checked = ForEachSimdLoop(&SimdTables::gather, [&](int64_t target, const Ufunc& uf,
+                                                               const Loop& l, LoopFn fn) {
+        const Ufunc* u = &uf;
         const size_t nargs = l.types.size();
         const int nin = u->nin();
         for (int64_t step : {2, 3, 4}) {
@@ -263,11 +279,7 @@ TEST(Loops, SimdStridedMatchesScalarStridedOnEveryTarget) {
             }
           }
         }
-        ++checked;
-      }
-    }
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  });
   std::printf("checked %d strided SIMD loops\n", checked);
   EXPECT_GT(checked, 100);
 }
@@ -280,15 +292,13 @@ TEST(Loops, SimdStridedMatchesScalarStridedOnEveryTarget) {
 TEST(Loops, SimdBodiesRaiseNoSpuriousFlagsOnEveryTarget) {
   constexpr int kFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
   int checked = 0;
-  for (int64_t target : internal::CompiledSimdTargets()) {
-    const SimdTables tables = TablesFor(target);
-    const LoopContext ctx;
-    for (const Ufunc* u : AllUfuncs()) {
-      for (const Loop& l : u->loops()) {
-        if (l.id < 0 || !tables.contig[static_cast<size_t>(l.id)]) continue;
+  const LoopContext ctx;
+  ForEachSimdLoop(&SimdTables::contig, [&](int64_t target, const Ufunc& uf, const Loop& l,
+                                           LoopFn fn) {
+        const Ufunc* u = &uf;
         const DType t = l.types[0];
         const bool cplx = t == DType::kComplex64 || t == DType::kComplex128;
-        if (t != DType::kFloat32 && t != DType::kFloat64 && !cplx) continue;
+        if (t != DType::kFloat32 && t != DType::kFloat64 && !cplx) return;
         const size_t nargs = l.types.size();
         for (int64_t n = 0; n <= 70; ++n) {
           // misalign 2: complex zeros (|0| divides nothing: no 0/0 in any lane)
@@ -321,19 +331,14 @@ TEST(Loops, SimdBodiesRaiseNoSpuriousFlagsOnEveryTarget) {
               }
             }
             std::feclearexcept(kFlags);
-            ASSERT_EQ(tables.contig[static_cast<size_t>(l.id)](ctx, args.data(), &n, steps.data(),
-                                                              nullptr),
-                      0);
+            ASSERT_EQ(fn(ctx, args.data(), &n, steps.data(), nullptr), 0);
             ASSERT_EQ(std::fetestexcept(kFlags), 0)
                 << Describe(*u, l) << " on " << hwy::TargetName(target) << " n=" << n
                 << " misalign=" << misalign;
           }
         }
         ++checked;
-      }
-    }
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  });
   EXPECT_GT(checked, 20);
 }
 
