@@ -102,6 +102,8 @@ class LoopRecord:
             return False
         if self.complex():
             return self.outs == t or (self.entry.nin == 1 and self.outs == REAL_OF[t])
+        if self.entry.nin == 1 and self.outs == "B" and t in "iIlL":
+            return True  # a count per element (bitwise_count): MapToU8_1
         return all(c == t for c in self.outs) or self.outs == "?"
 
     def simd_driver(self):
@@ -110,6 +112,8 @@ class LoopRecord:
         if self.complex():
             kind = "CMapReal" if self.outs != self.ins[0] else "CMap"
             return f"{kind}{self.entry.nin}<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
+        if self.outs == "B" and self.ins[0] != "B":
+            return f"MapToU8_1<s::{self.simd}, {LANE[self.ins[0]]}>"
         kind = "Pred" if self.outs == "?" else "Map"
         return f"{kind}{self.entry.nin}<s::{self.simd}, {LANE[self.ins[0]]}>"
 
@@ -131,7 +135,8 @@ class LoopRecord:
     def simd_gather_driver(self):
         """The strided SIMD slot: gathers for 32- and 64-bit lanes, one or
         two inputs, value or mask bodies (not complex pairs or bfloat16)."""
-        if not self.simd or self.bf16 or self.complex() or self.ins[0] not in "fdiIlL":
+        if (not self.simd or self.bf16 or self.complex() or self.ins[0] not in "fdiIlL"
+                or self.outs not in (self.ins[0], "?")):
             return None
         kind = "GPred" if self.outs == "?" else "GMap"
         return f"{kind}{self.entry.nin}<s::{self.simd}, {LANE[self.ins[0]]}>"

@@ -123,6 +123,16 @@ struct Square64 {
 // (and positive and conjugate of real floats).
 UFX_VEC1(Identity, a)
 
+// The 1-bits of |x| (NumPy's bitwise_count), in x's lanes.
+struct BitwiseCount {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    const hn::RebindToUnsigned<D> du;
+    if constexpr (hwy::IsSigned<hn::TFromD<D>>()) a = hn::Abs(a);
+    return hn::BitCast(d, hn::PopulationCount(hn::BitCast(du, a)));
+  }
+};
+
 // Complex bodies: vectors of interleaved (re, im) pairs (CMap drivers).
 // HWY_SCALAR has no pairs (ComplexUsable is false there): the names exist
 // but have no body.
