@@ -2,6 +2,8 @@
 lane count, with tails), and the strided path that copies blocks through
 scratch to run them (the table's `strided`): results are NumPy's bit for
 bit, signed zeros, NaN and infinities included."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -115,3 +117,72 @@ def test_complex_loops_match_numpy(name):
     assert np.array_equal(f(*args), g(*args))
     strided = tuple(x[::3] for x in args)
     assert np.array_equal(f(*strided), g(*strided))
+
+
+STRIDED_CASES = [(name, dtype) for name in ["sqrt", "add", "maximum", "isnan", "less", "square",
+                                             "rint", "bitwise_and"]
+                 for dtype in ["float32", "float64", "int32", "int64", "uint32"]
+                 if (dtype[0] == "f") == (name not in ("bitwise_and",))
+                 or name in ("add", "maximum", "less", "square")]
+
+
+@pytest.mark.parametrize("name,dtype", STRIDED_CASES)
+@pytest.mark.parametrize("step", [2, 3, 4])
+def test_strided_slot_with_deinterleaving_loads(name, dtype, step):
+    # Inputs at steps of 2-4 elements run the SIMD body through Highway's
+    # deinterleaving loads (the strided slot): NumPy's bits in every case,
+    # with a strided output, in place, with a broadcast operand, and for
+    # every length through two vectors (the last group load must not read
+    # past the view's last element: each view ends at its buffer's end).
+    nf, uf = getattr(np, name), getattr(ux, name)
+    dt = np.dtype(dtype)
+    rng = np.random.default_rng(step)
+    base = floats(dtype, 3 * 1003 * step) if dt.kind == "f" else \
+        rng.integers(0, 1000, 3 * 1003 * step).astype(dtype)
+    binary = nf.nin == 2
+    for n in list(range(0, 40)) + [1003]:
+        x = base[: (n - 1) * step + 1].copy()[::step] if n else base[:0]
+        y = base[1: (n - 1) * step + 2].copy()[::step] if n else base[:0]
+        ins = (x, y) if binary else (x,)
+        with np.errstate(all="ignore"):
+            same_bits(uf(*ins), nf(*ins))
+            if binary:
+                same_bits(uf(x, base[7]), nf(x, base[7]))
+    # A strided output, and in place.
+    x = base[: 3000 * step: step]
+    ins = (x, x) if binary else (x,)
+    with np.errstate(all="ignore"):
+        want = nf(*ins)
+        out = np.zeros(3000 * 2, want.dtype)[::2]
+        uf(*ins, out=out)
+        same_bits(out, want)
+        if want.dtype == x.dtype:
+            got = base[: 3000 * step].copy()[::step]
+            uf(*((got, got) if binary else (got,)), out=got)
+            same_bits(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+                                   "uint64"])
+@pytest.mark.parametrize("layout", ["contiguous", "step 3", "step 7"])
+def test_integer_reciprocal_values_and_flags(dtype, layout):
+    # 1 -> 1, -1 -> -1, others 0, and 0 -> NumPy's conversion of inf, with
+    # NumPy's two warnings (divide by zero, then invalid from the cast) for
+    # every integer type; without a 0 no warning at all.
+    step = {"contiguous": 1, "step 3": 3, "step 7": 7}[layout]
+    info = np.iinfo(dtype)
+    vals = [v for v in (0, 1, -1, 2, -2, 5, 100, info.min, info.max) if info.min <= v <= info.max]
+    a = np.array(vals * 11, dtype)[::step]
+    with warnings.catch_warnings(record=True) as wu:
+        warnings.simplefilter("always")
+        got = ux.reciprocal(a)
+    with warnings.catch_warnings(record=True) as wn:
+        warnings.simplefilter("always")
+        want = np.reciprocal(a)
+    assert np.array_equal(got, want)
+    assert [str(w.message) for w in wu] == [str(w.message) for w in wn]
+    b = a[a != 0]
+    with warnings.catch_warnings(record=True) as wb:
+        warnings.simplefilter("always")
+        assert np.array_equal(ux.reciprocal(b), np.reciprocal(b))
+    assert not wb

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <bit>
+#include <cfenv>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -85,7 +86,12 @@ struct Reciprocal {
   template <class T>
   static T Call(T a) {
     if constexpr (kIsInt<T>) {
-      return Convert<T>(1.0 / static_cast<double>(a));
+      // NumPy's loop converts 1.0 / 0 = inf with the x86 truncation, which
+      // raises invalid for every integer type; Convert's range check does
+      // not, so the flag is raised here.
+      const double r = 1.0 / static_cast<double>(a);
+      if (!std::isfinite(r)) std::feraiseexcept(FE_INVALID);
+      return Convert<T>(r);
     } else if constexpr (kIsComplex<T>) {
       using R = typename T::value_type;
       const R r = a.real(), i = a.imag();

@@ -15,6 +15,7 @@
 #include <hwy/contrib/math/math-inl.h>
 #include <hwy/highway.h>
 
+#include "ops/scalar_math_ops.h"
 #include "simd/hwy_shim-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -122,6 +123,26 @@ struct Square64 {
 // The identity: floor, ceil, trunc, positive and conjugate of integers
 // (and positive and conjugate of real floats).
 UFX_VEC1(Identity, a)
+
+// Integer reciprocal, as the scalar op's 1.0 / x converted back: 1 for 1,
+// -1 for -1, 0 for every other x but 0. A vector holding a 0 goes lane by
+// lane through the scalar op, which gives 0's value and raises its flags.
+struct IntReciprocal {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    if (HWY_UNLIKELY(!hn::AllFalse(d, hn::Eq(a, hn::Zero(d))))) {
+      HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(T)];
+      hn::Store(a, d, buf);
+      for (size_t j = 0; j < hn::Lanes(d); ++j) buf[j] = ufuncx::ops::Reciprocal::Call(buf[j]);
+      return hn::Load(d, buf);
+    }
+    const V one = hn::Set(d, T(1));
+    V r = hn::IfThenElseZero(hn::Eq(a, one), one);
+    if constexpr (hwy::IsSigned<T>()) r = hn::IfThenElse(hn::Eq(a, hn::Set(d, T(-1))), a, r);
+    return r;
+  }
+};
 
 // The 1-bits of |x| (NumPy's bitwise_count), in x's lanes.
 struct BitwiseCount {
