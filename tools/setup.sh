@@ -43,7 +43,11 @@ ufx_install_oracles() {
   # ml_dtypes: bfloat16/float8 (optional for users; its loops are the oracle)
   "$PYTHON" -c "import ml_dtypes" >/dev/null 2>&1 || missing+=(ml_dtypes)
   # The array libraries whose __array_ufunc__ the protocol tests call.
-  "$PYTHON" -c "import dask.array, distributed" >/dev/null 2>&1 || missing+=("dask[array]" distributed)
+  # dask's distributed extra pins distributed to dask's own version, so pip
+  # takes the newest pair that both exist (PyPI has had a dask release with no
+  # distributed beside it; unpinned, pip then picked a 2021 distributed that
+  # cannot import).
+  "$PYTHON" -c "import dask.array, distributed" >/dev/null 2>&1 || missing+=("dask[array,distributed]")
   "$PYTHON" -c "import xarray, pandas" >/dev/null 2>&1 || missing+=(xarray pandas)
   # The wheel's repair (bundling Highway) and the type checkers of the stubs;
   # pyright's nodejs extra brings node from PyPI.
