@@ -488,6 +488,7 @@ PYBIND11_MODULE(_core, m) {
         const Ufunc& u = GetUfunc(name);
         pyb::object o = pyb::cast(PyUfunc(&u));
         o.attr("__name__") = u.name();  // (__doc__: ufuncx/__init__.py's _Doc)
+        o.attr("__qualname__") = u.name();  // (numpy.ma reads it, as of NumPy's ufuncs)
         return o;
       }, "A new object for the ufunc registered under a name or alias.");
   m.def("registry", [] {

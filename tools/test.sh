@@ -66,10 +66,11 @@ rm -rf build/docs
 (cd /tmp && "$PYTHON" -m sphinx -W --keep-going -q -b doctest "$OLDPWD/docs" "$OLDPWD/build/docs/doctest")
 tail -n 4 build/docs/doctest/output.txt
 
-echo "== NumPy's own test_ufunc.py and test_umath.py with ufuncx's ufuncs in NumPy's place"
+echo "== NumPy's own test_ufunc.py, test_umath.py and test_umath_accuracy.py with ufuncx's ufuncs in NumPy's place"
 echo "   (tests/numpy_suite: the known failures, object/datetime/string loops, are strict xfail)"
 (cd /tmp && PYTHONPATH="$OLDPWD/tests/numpy_suite" "$PYTHON" -m pytest -q -p no:cacheprovider \
-  -p ufuncx_numpy_shim --pyargs numpy._core.tests.test_ufunc numpy._core.tests.test_umath)
+  -p ufuncx_numpy_shim --pyargs numpy._core.tests.test_ufunc numpy._core.tests.test_umath \
+  numpy._core.tests.test_umath_accuracy)
 
 echo "== The hostile-call suite against the ASan+UBSan build of the Python module"
 asan_runtime=$(clang++ -print-file-name=libclang_rt.asan-x86_64.so)
