@@ -42,7 +42,8 @@ def test_every_loop_matches_numpy(name, sig, rng):
 
 
 @pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "fmax", "fmin", "less", "sqrt", "exp",
-                                  "negative", "logical_and", "divide", "equal", "absolute"])
+                                  "negative", "logical_and", "divide", "equal", "absolute",
+                                  "isnan", "signbit", "greater_equal"])
 @pytest.mark.parametrize("dtype", ["i1", "u2", "i4", "i8", "u8", "f4", "f8"])
 def test_simd_counts_and_layouts(name, dtype, rng):
     """The contiguous SIMD bodies against NumPy for every count around the

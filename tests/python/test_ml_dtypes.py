@@ -106,8 +106,18 @@ def test_promotion_as_ml_dtypes(t, other):
         if isinstance(expected, Exception):
             assert isinstance(got, TypeError), name
             continue
-        assert_same(got[0], expected[0], exact=False)
-        assert_same(run(getattr(ux, name), y, x)[0], run(getattr(np, name), y, x)[0], exact=False)
+        # (a float32 or float64 arctan2 runs its SIMD body: within the
+        # table's bound of NumPy's; the narrow types round to the same value)
+        check = same_within_table_ulp(name) if got[0].dtype.char in "fd" else \
+            (lambda r, e: assert_same(r, e, exact=False))
+        check(got[0], expected[0])
+        check(run(getattr(ux, name), y, x)[0], run(getattr(np, name), y, x)[0])
+
+
+def same_within_table_ulp(name):
+    from conftest import TABLE
+    from conftest import assert_same as assert_close
+    return lambda r, e: assert_close(r, e, TABLE[name].get("ulp", 0), name)
 
 
 def test_ml_loops_only_for_ml_inputs():

@@ -266,6 +266,66 @@ HWY_NOINLINE V LaneByLane(D d, V a, F f) {
   return hn::Load(d, buf);
 }
 
+// The math bodies below run a SIMD body on the lanes where a mask `ok`
+// holds (the range where the body meets the table's bound) and libm on the
+// others, lane by lane: each lane's result depends on its own value only, so
+// a value gives the same result in any layout, any position in a vector and
+// beside any neighbours. The other lanes are replaced by kBenign before the
+// SIMD body sees them (a value inside every body's range), so it raises no
+// flag that their libm call would not.
+inline constexpr double kBenign = 0.5;
+
+template <class D, class M, class V, class Fast, class Slow>
+HWY_NOINLINE V GuardedMixed(D d, M ok, V a, Fast fast, Slow slow) {
+  using T = hn::TFromD<D>;
+  HWY_ALIGN T in[HWY_MAX_BYTES / sizeof(T)];
+  HWY_ALIGN T out[HWY_MAX_BYTES / sizeof(T)];
+  hn::Store(a, d, in);
+  hn::Store(a, d, out);
+  if (!hn::AllFalse(d, ok)) hn::Store(fast(hn::IfThenElse(ok, a, hn::Set(d, T(kBenign)))), d, out);
+  uint8_t bits[HWY_MAX_BYTES / sizeof(T) / 8 + 8];
+  hn::StoreMaskBits(d, ok, bits);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) {
+    if (!((bits[i >> 3] >> (i & 7)) & 1)) out[i] = slow(in[i]);
+  }
+  return hn::Load(d, out);
+}
+
+// fast(a) where every lane is ok (the common case), else lane by lane as above.
+template <class D, class M, class V, class Fast, class Slow>
+HWY_INLINE V Guarded(D d, M ok, V a, Fast fast, Slow slow) {
+  if (HWY_LIKELY(hn::AllTrue(d, ok))) return fast(a);
+  return GuardedMixed(d, ok, a, fast, slow);
+}
+
+// Binary form: lanes that are not ok take slow(a[i], b[i]).
+template <class D, class M, class V, class Fast, class Slow>
+HWY_NOINLINE V GuardedMixed2(D d, M ok, V a, V b, Fast fast, Slow slow) {
+  using T = hn::TFromD<D>;
+  HWY_ALIGN T ina[HWY_MAX_BYTES / sizeof(T)];
+  HWY_ALIGN T inb[HWY_MAX_BYTES / sizeof(T)];
+  HWY_ALIGN T out[HWY_MAX_BYTES / sizeof(T)];
+  hn::Store(a, d, ina);
+  hn::Store(b, d, inb);
+  hn::Store(a, d, out);
+  if (!hn::AllFalse(d, ok)) {
+    const V benign = hn::Set(d, T(kBenign));
+    hn::Store(fast(hn::IfThenElse(ok, a, benign), hn::IfThenElse(ok, b, benign)), d, out);
+  }
+  uint8_t bits[HWY_MAX_BYTES / sizeof(T) / 8 + 8];
+  hn::StoreMaskBits(d, ok, bits);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) {
+    if (!((bits[i >> 3] >> (i & 7)) & 1)) out[i] = slow(ina[i], inb[i]);
+  }
+  return hn::Load(d, out);
+}
+
+template <class D, class M, class V, class Fast, class Slow>
+HWY_INLINE V Guarded2(D d, M ok, V a, V b, Fast fast, Slow slow) {
+  if (HWY_LIKELY(hn::AllTrue(d, ok))) return fast(a, b);
+  return GuardedMixed2(d, ok, a, b, fast, slow);
+}
+
 // Rounding as nearbyint (round half to even, no inexact flag), floor, ceil
 // and trunc: SSE4.1's and AVX's round instructions keep signed zeros and
 // NaN as libm does. Where Highway emulates them (SCALAR, EMU128, SSSE3) it
@@ -293,18 +353,24 @@ UFX_ROUNDING(Ceil, Ceil, ceil)
 UFX_ROUNDING(Trunc, Trunc, trunc)
 #undef UFX_ROUNDING
 
+// The lanes in [lo, hi] (NaN is not). NaN lanes are replaced before the
+// ordered comparisons: on SSE targets those signal (raise invalid) for NaN.
+template <class D, class V>
+HWY_INLINE auto Within(D d, V a, hn::TFromD<D> lo, hn::TFromD<D> hi) {
+  const auto ordered = hn::Eq(a, a);  // (quiet)
+  const V lo_v = hn::Set(d, lo);
+  const V x = hn::IfThenElse(ordered, a, lo_v);
+  return hn::And(ordered, hn::And(AnyGe(x, lo_v), AnyLe(x, hn::Set(d, hi))));
+}
+
 struct Exp {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
     using T = hn::TFromD<D>;
     constexpr bool k32 = sizeof(T) == 4;
-    const V lo = hn::Set(d, T(k32 ? -87.0 : -708.0));
-    const V hi = hn::Set(d, T(k32 ? 88.0 : 709.0));
-    if (HWY_LIKELY(hn::AllTrue(d, hn::Eq(a, a)) &&
-                   hn::AllTrue(d, hn::And(AnyGe(a, lo), AnyLe(a, hi))))) {
-      return hn::Exp(d, a);
-    }
-    return LaneByLane(d, a, [](T x) { return std::exp(x); });
+    return Guarded(
+        d, Within(d, a, T(k32 ? -87.0 : -708.0), T(k32 ? 88.0 : 709.0)), a,
+        [d](V v) { return hn::Exp(d, v); }, [](T x) { return std::exp(x); });
   }
 };
 
@@ -312,13 +378,9 @@ struct Log {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
     using T = hn::TFromD<D>;
-    const V lo = hn::Set(d, std::numeric_limits<T>::min());
-    const V hi = hn::Set(d, std::numeric_limits<T>::max());
-    if (HWY_LIKELY(hn::AllTrue(d, hn::Eq(a, a)) &&
-                   hn::AllTrue(d, hn::And(AnyGe(a, lo), AnyLe(a, hi))))) {
-      return hn::Log(d, a);
-    }
-    return LaneByLane(d, a, [](T x) { return std::log(x); });
+    return Guarded(
+        d, Within(d, a, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()), a,
+        [d](V v) { return hn::Log(d, v); }, [](T x) { return std::log(x); });
   }
 };
 
@@ -329,30 +391,29 @@ struct Log {
 // vector (NaN, infinities, zeros, subnormals, out of range) goes lane by
 // lane to libm, which gives NumPy's special values and flags.
 template <class D, class V>
-HWY_INLINE bool MathInRange(D d, V a, double lo32, double hi32, double lo64, double hi64,
-                             bool odd_series = true) {
+HWY_INLINE auto MathOk(D d, V a, double lo32, double hi32, double lo64, double hi64,
+                       bool odd_series = true) {
   using T = hn::TFromD<D>;
   constexpr bool k32 = sizeof(T) == 4;
-  const V lo = hn::Set(d, static_cast<T>(k32 ? lo32 : lo64));
-  const V hi = hn::Set(d, static_cast<T>(k32 ? hi32 : hi64));
   // Series in x (sin, tanh, ...): below this magnitude their higher powers
   // of x underflow (sin of 1e-154 raised the underflow flag), so libm, which
   // returns such x without a flag, takes those lanes. Logarithms need only
   // normal numbers.
   const V tiny = hn::Set(d, odd_series ? static_cast<T>(k32 ? 0x1p-12 : 0x1p-90)
                                        : std::numeric_limits<T>::min());
-  return hn::AllTrue(d, hn::Eq(a, a)) && hn::AllTrue(d, hn::And(AnyGe(a, lo), AnyLe(a, hi))) &&
-         hn::AllTrue(d, AnyGe(hn::Abs(a), tiny));
+  const auto within =
+      Within(d, a, static_cast<T>(k32 ? lo32 : lo64), static_cast<T>(k32 ? hi32 : hi64));
+  // (the magnitude test on a NaN-free copy, as in Within)
+  return hn::And(within, AnyGe(hn::Abs(hn::IfThenElse(within, a, tiny)), tiny));
 }
 #define UFX_MATH1(NAME, HWY_FN, LIBM_FN, LO32, HI32, LO64, HI64, SERIES)              \
   struct NAME {                                                                      \
     template <class D, class V>                                                      \
     HWY_INLINE V operator()(D d, V a) const {                                        \
       using T = hn::TFromD<D>;                                                       \
-      if (HWY_LIKELY(MathInRange(d, a, LO32, HI32, LO64, HI64, SERIES))) {            \
-        return hn::HWY_FN(d, a);                                                     \
-      }                                                                              \
-      return LaneByLane(d, a, [](T x) { return std::LIBM_FN(x); });                  \
+      return Guarded(                                                                \
+          d, MathOk(d, a, LO32, HI32, LO64, HI64, SERIES), a,                        \
+          [d](V v) { return hn::HWY_FN(d, v); }, [](T x) { return std::LIBM_FN(x); }); \
     }                                                                                \
   };
 // (ranges: Highway's stated valid ranges, narrowed where its body loses
@@ -377,7 +438,7 @@ struct SimdLog2 {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
     using T = hn::TFromD<D>;
-    if (HWY_LIKELY(MathInRange(d, a, 0.0, 3.0e38, 0.0, 1.0e308, false))) {
+    const auto body = [d](V a) {
       using TI = hwy::MakeSigned<T>;
       constexpr int kMant = sizeof(T) == 4 ? 23 : 52;
       const hn::RebindToSigned<D> di;
@@ -386,8 +447,9 @@ struct SimdLog2 {
       const auto exponent = hn::ConvertTo(
           d, hn::Sub(hn::ShiftRight<kMant>(bits), hn::Set(di, TI(sizeof(T) == 4 ? 127 : 1023))));
       return hn::IfThenElse(hn::RebindMask(d, pow2), exponent, hn::Log2(d, a));
-    }
-    return LaneByLane(d, a, [](T x) { return std::log2(x); });
+    };
+    return Guarded(d, MathOk(d, a, 0.0, 3.0e38, 0.0, 1.0e308, false), a, body,
+                   [](T x) { return std::log2(x); });
   }
 };
 // cosh(x) = (e^x + e^-x) / 2 with Highway's Exp (1 ULP each; no
@@ -396,10 +458,214 @@ struct SimdCosh {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
     using T = hn::TFromD<D>;
-    if (HWY_LIKELY(MathInRange(d, a, -88.0, 88.0, -709.0, 709.0))) {
-      return hn::Mul(hn::Set(d, T(0.5)), hn::Add(hn::Exp(d, a), hn::Exp(d, hn::Neg(a))));
-    }
-    return LaneByLane(d, a, [](T x) { return std::cosh(x); });
+    return Guarded(
+        d, MathOk(d, a, -88.0, 88.0, -709.0, 709.0), a,
+        [d](V v) { return hn::Mul(hn::Set(d, T(0.5)), hn::Add(hn::Exp(d, v), hn::Exp(d, hn::Neg(v)))); },
+        [](T x) { return std::cosh(x); });
+  }
+};
+
+// Binary counterpart of LaneByLane: f(a[i], b[i]) per lane.
+template <class D, class V, class F>
+HWY_NOINLINE V LaneByLane2(D d, V a, V b, F f) {
+  using T = hn::TFromD<D>;
+  HWY_ALIGN T ba[HWY_MAX_BYTES / sizeof(T)];
+  HWY_ALIGN T bb[HWY_MAX_BYTES / sizeof(T)];
+  hn::Store(a, d, ba);
+  hn::Store(b, d, bb);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) ba[i] = f(ba[i], bb[i]);
+  return hn::Load(d, ba);
+}
+
+// Exponent arithmetic without integer<->float conversions (so every target
+// has it, HWY_SCALAR included): `ExponentOf(d, bits)` is the biased
+// exponent field of the lanes as a float, and `Pow2(d, k)` is 2^k for an
+// integer-valued float k with 2^k normal. Both go through the mantissa of
+// the magic number 2^M (M mantissa bits): 2^M + e, for an integer e below
+// 2^M, holds e in its low mantissa bits.
+template <class D>
+HWY_INLINE hn::VFromD<D> Pow2(D d, hn::VFromD<D> k) {
+  using T = hn::TFromD<D>;
+  constexpr int kMant = sizeof(T) == 4 ? 23 : 52;
+  constexpr T kMagic = static_cast<T>(sizeof(T) == 4 ? 0x1p23 : 0x1p52);
+  constexpr T kBias = static_cast<T>(sizeof(T) == 4 ? 127 : 1023);
+  const hn::RebindToUnsigned<D> du;
+  // (the shift moves the biased exponent into place and drops the magic
+  // number's own exponent bits off the top)
+  return hn::BitCast(
+      d, hn::ShiftLeft<kMant>(hn::BitCast(du, hn::Add(hn::Add(k, hn::Set(d, kBias)),
+                                                      hn::Set(d, kMagic)))));
+}
+template <class D>
+HWY_INLINE hn::VFromD<D> BiasedExponentOf(D d, hn::VFromD<D> x) {
+  using T = hn::TFromD<D>;
+  constexpr int kMant = sizeof(T) == 4 ? 23 : 52;
+  const hn::RebindToUnsigned<D> du;
+  const hn::VFromD<D> magic = hn::Set(d, static_cast<T>(sizeof(T) == 4 ? 0x1p23 : 0x1p52));
+  const auto field = hn::ShiftRight<kMant>(hn::BitCast(du, hn::Abs(x)));
+  return hn::Sub(hn::BitCast(d, hn::Or(field, hn::BitCast(du, magic))), magic);
+}
+
+// exp2(x) = 2^n * e^(f ln 2) with n = round(x), f = x - n exact in [-1/2,
+// 1/2] (Highway's Exp, 1 ULP, of an argument whose rounding moves the
+// result by under 0.4 ULP), for x whose result is a normal number; at
+// integers (f = 0) the result is exactly 2^n.
+struct SimdExp2 {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    constexpr bool k32 = sizeof(T) == 4;
+    const auto body = [d](V a) {
+      // (round to nearest by the magic-number add: exact for |x| < 2^M,
+      // and any integer within 1 of x would do)
+      const V magic = hn::Set(d, static_cast<T>(k32 ? 0x1.8p23 : 0x1.8p52));
+      const V n = hn::Sub(hn::Add(a, magic), magic);
+      const V f = hn::Sub(a, n);
+      const V e = hn::Exp(d, hn::Mul(f, hn::Set(d, static_cast<T>(0.6931471805599453094))));
+      return hn::Mul(hn::IfThenElse(hn::Eq(f, hn::Zero(d)), hn::Set(d, T(1)), e), Pow2(d, n));
+    };
+    return Guarded(d, Within(d, a, T(k32 ? -125.0 : -1021.0), T(k32 ? 127.0 : 1023.0)), a, body,
+                   [](T x) { return std::exp2(x); });
+  }
+};
+
+// tan = sin / cos with Highway's Sin and Cos over their stated range; the
+// quotient's error is the sum of theirs plus half an ULP (measured bound in
+// ufuncs.toml). Float32 lanes are computed in float64 and rounded once.
+struct SimdTan {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    return Guarded(
+        d, MathOk(d, a, -39000.0, 39000.0, -39000.0, 39000.0, true), a,
+        [d](V v) { return hn::Div(hn::Sin(d, v), hn::Cos(d, v)); }, [](T x) { return std::tan(x); });
+  }
+};
+
+// cbrt(x) for normal x: |x| = m 2^e with m in [1, 2), e = 3q + r (r in
+// 0..2). A quadratic in m (within 0.12%) times cbrt(2^r) is refined by
+// Halley steps (cubic convergence: one for float32, two for float64) for
+// x' = m 2^r, then by one Newton step whose residual y^3 - x' is computed
+// with fused multiply-adds; the result times 2^q, with x's sign.
+struct SimdCbrt {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    constexpr bool k32 = sizeof(T) == 4;
+    const auto body = [d](V a) {
+      const V ax = hn::Abs(a);
+      const hn::RebindToUnsigned<D> du;
+      using TU = hn::TFromD<decltype(du)>;
+      constexpr TU kMantMask = (TU(1) << (k32 ? 23 : 52)) - 1;
+      const V one = hn::Set(d, T(1)), two = hn::Set(d, T(2)), three = hn::Set(d, T(3));
+      const V e = hn::Sub(BiasedExponentOf(d, ax), hn::Set(d, T(k32 ? 127 : 1023)));
+      // (e / 3 is exact or at least 1/3 from an integer, so its floor is)
+      const V q = hn::Floor(hn::Div(e, three));
+      const V r = hn::Sub(e, hn::Mul(q, three));
+      const V m = hn::BitCast(d, hn::Or(hn::And(hn::BitCast(du, ax), hn::Set(du, kMantMask)),
+                                        hn::BitCast(du, one)));
+      const V x = hn::Mul(m, Pow2(d, r));  // in [1, 8)
+      const V cbrt_2r = hn::IfThenElse(
+          hn::Eq(r, one), hn::Set(d, static_cast<T>(1.2599210498948731648)),
+          hn::IfThenElse(hn::Eq(r, two), hn::Set(d, static_cast<T>(1.5874010519681994748)), one));
+      V y = hn::Mul(hn::MulAdd(hn::MulAdd(hn::Set(d, T(-0.05930283)), m, hn::Set(d, T(0.43556409))),
+                               m, hn::Set(d, T(0.62490858))),
+                    cbrt_2r);
+      for (int i = 0; i < (k32 ? 1 : 2); ++i) {
+        const V y3 = hn::Mul(hn::Mul(y, y), y);
+        y = hn::Mul(y, hn::Div(hn::MulAdd(x, two, y3), hn::MulAdd(y3, two, x)));
+      }
+      const V y2 = hn::Mul(y, y);
+      const V y2_lo = hn::MulSub(y, y, y2);  // y^2 = y2 + y2_lo exactly (with FMA)
+      const V residual = hn::MulAdd(y2_lo, y, hn::MulSub(y2, y, x));
+      y = hn::Sub(y, hn::Div(residual, hn::Mul(three, y2)));
+      return hn::CopySign(hn::Mul(y, Pow2(d, q)), a);
+    };
+    return Guarded(
+        d, Within(d, hn::Abs(a), std::numeric_limits<T>::min(), std::numeric_limits<T>::max()), a,
+        body, [](T x) { return std::cbrt(x); });
+  }
+};
+
+// float32 x^y = e^(y ln x) in float64 (Highway's Exp and Log, 1 ULP each of
+// float64: far inside half a float32 ULP) for positive normal x and finite
+// y whose result is a normal float32; other lanes (negative or zero bases,
+// infinities, NaN, overflow and underflow) go to libm's powf. (float64 has
+// no wider type here: its loop stays libm's pow.)
+struct SimdPowerF32 {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+    static_assert(sizeof(hn::TFromD<D>) == 4, "float32 only");
+    const auto slow = [](float x, float y) { return std::pow(x, y); };
+#if HWY_TARGET != HWY_SCALAR
+    const hn::Half<D> dh;
+    const hn::Rebind<double, decltype(dh)> dd;
+    // Positive normal bases and finite exponents, ...
+    auto ok = hn::And(Within(d, a, std::numeric_limits<float>::min(),
+                             std::numeric_limits<float>::max()),
+                      Within(d, b, -3.0e38f, 3.0e38f));
+    const V benign = hn::Set(d, static_cast<float>(kBenign));
+    const V a1 = hn::IfThenElse(ok, a, benign), b1 = hn::IfThenElse(ok, b, benign);
+    // (in float64, y ln x of such lanes is exact to 2^-52 relative)
+    const auto t_lo = hn::Mul(hn::PromoteTo(dd, hn::LowerHalf(dh, b1)),
+                              hn::Log(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, a1))));
+    const auto t_hi = hn::Mul(hn::PromoteTo(dd, hn::UpperHalf(dh, b1)),
+                              hn::Log(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, a1))));
+    // ... whose result is a normal float32: t = y ln x in [-87, 88], tested
+    // in float32 on t clamped to +-1000. The float64 Exp takes t inside the
+    // wider [-87.3, 88.5] (every t whose float32 rounding is in [-87, 88];
+    // still normal results) and 0 elsewhere, so it raises no flag.
+    const auto clamp = [dd](hn::VFromD<decltype(dd)> t) {
+      return hn::Min(hn::Max(t, hn::Set(dd, -1000.0)), hn::Set(dd, 1000.0));
+    };
+    const V t32 = hn::Combine(d, hn::DemoteTo(dh, clamp(t_hi)), hn::DemoteTo(dh, clamp(t_lo)));
+    ok = hn::And(ok, Within(d, t32, -87.0f, 88.0f));
+    const auto exp = [dh, dd](hn::VFromD<decltype(dd)> t) {
+      return hn::DemoteTo(dh, hn::Exp(dd, hn::IfThenElseZero(Within(dd, t, -87.3, 88.5), t)));
+    };
+    const V r = hn::Combine(d, exp(t_hi), exp(t_lo));
+    if (HWY_LIKELY(hn::AllTrue(d, ok))) return r;
+    return GuardedMixed2(d, ok, a, b, [r](V, V) { return r; }, slow);
+#else
+    return LaneByLane2(d, a, b, slow);
+#endif
+  }
+};
+
+// atan2(y, x) for finite non-zero x and y whose ratio is not tiny: the
+// arctangent of the smaller magnitude over the larger (in [0, 1], Highway's
+// Atan), reflected into the octant of (x, y).
+struct SimdArctan2 {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V y, V x) const {
+    using T = hn::TFromD<D>;
+    constexpr bool k32 = sizeof(T) == 4;
+    const auto body = [d](V y, V x) {
+      const V ay = hn::Abs(y), ax = hn::Abs(x);
+      const V pi = hn::Set(d, static_cast<T>(3.14159265358979323846));
+      const V half_pi = hn::Set(d, static_cast<T>(1.57079632679489661923));
+      V r = hn::Atan(d, hn::Div(hn::Min(ay, ax), hn::Max(ay, ax)));
+      r = hn::IfThenElse(hn::Gt(ay, ax), hn::Sub(half_pi, r), r);
+      r = hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Sub(pi, r), r);
+      return hn::CopySign(r, y);
+    };
+    // (NaN lanes are replaced before Min, Max and the ordered comparisons:
+    // Min and Max return one operand when the other is NaN)
+    const auto ordered = hn::And(hn::Eq(y, y), hn::Eq(x, x));
+    const V benign = hn::Set(d, static_cast<T>(kBenign));
+    const V ay = hn::Abs(hn::IfThenElse(ordered, y, benign));
+    const V ax = hn::Abs(hn::IfThenElse(ordered, x, benign));
+    const V small = hn::Min(ay, ax), large = hn::Max(ay, ax);
+    // (ratios below tiny go to libm, which returns them unrounded by a
+    // polynomial whose powers would underflow)
+    const V tiny = hn::Set(d, static_cast<T>(k32 ? 0x1p-12 : 0x1p-90));
+    const auto normal = hn::And(AnyGe(small, hn::Set(d, std::numeric_limits<T>::min())),
+                                AnyLe(large, hn::Set(d, std::numeric_limits<T>::max())));
+    // (the ratio test on normal lanes only: a subnormal product would raise
+    // underflow)
+    const V large_n = hn::IfThenElse(normal, large, benign);
+    const auto ok = hn::And(hn::And(ordered, normal), AnyGe(small, hn::Mul(large_n, tiny)));
+    return Guarded2(d, ok, y, x, body, [](T u, T v) { return std::atan2(u, v); });
   }
 };
 
