@@ -275,30 +275,8 @@ HWY_NOINLINE V LaneByLane(D d, V a, F f) {
 // flag that their libm call would not.
 inline constexpr double kBenign = 0.5;
 
-template <class D, class M, class V, class Fast, class Slow>
-HWY_NOINLINE V GuardedMixed(D d, M ok, V a, Fast fast, Slow slow) {
-  using T = hn::TFromD<D>;
-  HWY_ALIGN T in[HWY_MAX_BYTES / sizeof(T)];
-  HWY_ALIGN T out[HWY_MAX_BYTES / sizeof(T)];
-  hn::Store(a, d, in);
-  hn::Store(a, d, out);
-  if (!hn::AllFalse(d, ok)) hn::Store(fast(hn::IfThenElse(ok, a, hn::Set(d, T(kBenign)))), d, out);
-  uint8_t bits[HWY_MAX_BYTES / sizeof(T) / 8 + 8];
-  hn::StoreMaskBits(d, ok, bits);
-  for (size_t i = 0; i < hn::Lanes(d); ++i) {
-    if (!((bits[i >> 3] >> (i & 7)) & 1)) out[i] = slow(in[i]);
-  }
-  return hn::Load(d, out);
-}
-
-// fast(a) where every lane is ok (the common case), else lane by lane as above.
-template <class D, class M, class V, class Fast, class Slow>
-HWY_INLINE V Guarded(D d, M ok, V a, Fast fast, Slow slow) {
-  if (HWY_LIKELY(hn::AllTrue(d, ok))) return fast(a);
-  return GuardedMixed(d, ok, a, fast, slow);
-}
-
-// Binary form: lanes that are not ok take slow(a[i], b[i]).
+// Lanes where ok holds take fast(a, b), computed on the vectors with the
+// other lanes replaced by kBenign; the others slow(a[i], b[i]).
 template <class D, class M, class V, class Fast, class Slow>
 HWY_NOINLINE V GuardedMixed2(D d, M ok, V a, V b, Fast fast, Slow slow) {
   using T = hn::TFromD<D>;
@@ -324,6 +302,16 @@ template <class D, class M, class V, class Fast, class Slow>
 HWY_INLINE V Guarded2(D d, M ok, V a, V b, Fast fast, Slow slow) {
   if (HWY_LIKELY(hn::AllTrue(d, ok))) return fast(a, b);
   return GuardedMixed2(d, ok, a, b, fast, slow);
+}
+
+// Unary form: fast(a) where every lane is ok (the common case), else the
+// mixed path above with slow(a[i]) for the other lanes.
+template <class D, class M, class V, class Fast, class Slow>
+HWY_INLINE V Guarded(D d, M ok, V a, Fast fast, Slow slow) {
+  if (HWY_LIKELY(hn::AllTrue(d, ok))) return fast(a);
+  using T = hn::TFromD<D>;
+  return GuardedMixed2(
+      d, ok, a, a, [&fast](V v, V) { return fast(v); }, [&slow](T x, T) { return slow(x); });
 }
 
 // Rounding as nearbyint (round half to even, no inexact flag), floor, ceil
