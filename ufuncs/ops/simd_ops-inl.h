@@ -252,11 +252,7 @@ struct RightShift {
   }
 };
 
-// Highway's Exp and Log are accurate only inside a range (finite, no
-// overflow, no subnormal results; positive normal inputs for Log). Vectors
-// with any lane outside it are computed lane by lane with libm, as NumPy's
-// own SIMD loops do for special values. NaN lanes are tested first, with a
-// quiet comparison: an ordered one would raise the invalid flag for them.
+// f per lane, through memory: the scalar fallback of the SIMD bodies.
 template <class D, class V, class F>
 HWY_NOINLINE V LaneByLane(D d, V a, F f) {
   using T = hn::TFromD<D>;
@@ -372,12 +368,12 @@ struct Log {
   }
 };
 
-// The other contrib/math functions, guarded the same way: a vector takes
-// Highway's body only when every lane is a normal number inside the range
-// where Highway states its error bound (and, for odd functions, outside the
-// neighbourhood of 0 where libm returns x itself with its sign); any other
-// vector (NaN, infinities, zeros, subnormals, out of range) goes lane by
-// lane to libm, which gives NumPy's special values and flags.
+// The other contrib/math functions, guarded the same way: a lane takes
+// Highway's body when it is a normal number inside the range where Highway
+// states its error bound (and, for odd functions, outside the neighbourhood
+// of 0 where libm returns x itself with its sign); other lanes (NaN,
+// infinities, zeros, subnormals, out of range) go to libm, which gives
+// NumPy's special values and flags.
 template <class D, class V>
 HWY_INLINE auto MathOk(D d, V a, double lo32, double hi32, double lo64, double hi64,
                        bool odd_series = true) {
@@ -519,7 +515,7 @@ struct SimdExp2 {
 
 // tan = sin / cos with Highway's Sin and Cos over their stated range; the
 // quotient's error is the sum of theirs plus half an ULP (measured bound in
-// ufuncs.toml). Float32 lanes are computed in float64 and rounded once.
+// ufuncs.toml; listed for float32 only).
 struct SimdTan {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
