@@ -154,9 +154,15 @@ pyb::tuple PartitionPointsPy(pyb::handle coords_obj, pyb::list dims_obj, bool lo
   }
   std::vector<BlockCuts> dims;
   for (auto d : dims_obj) {
-    auto pair = pyb::reinterpret_borrow<pyb::sequence>(d);
-    if (pair.size() != 2) throw TypeError("each cut dim is (column, cuts)");
-    dims.push_back({Int(pair[0], "column"), Ints(pair[1], "cuts")});
+    auto cut = pyb::reinterpret_borrow<pyb::sequence>(d);
+    if (cut.size() != 2 && cut.size() != 4) {
+      throw TypeError("each cut dim is (column, cuts) or (column, cuts, wrap, raise)");
+    }
+    dims.push_back({Int(cut[0], "column"), Ints(cut[1], "cuts")});
+    if (cut.size() == 4) {
+      dims.back().wrap = pyb::cast<bool>(cut[2]);
+      dims.back().raise = pyb::cast<bool>(cut[3]);
+    }
   }
   const int64_t n = PyArray_DIM(coords, 0), k = PyArray_DIM(coords, 1);
   pyb::object local = NewArray(local32 ? DType::kInt32 : DType::kInt64, Shape{n, k});

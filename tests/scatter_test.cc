@@ -756,6 +756,47 @@ TEST(PartitionPoints, StableByBlockWithLocalCoordinatesAndRows) {
   }
 }
 
+// The bounds rules the partition step applies itself (ufunc.at's, as
+// ufuncx.dask passes them): negatives wrap once, then a coordinate outside
+// the extent raises NumPy's IndexError before anything is written, or is
+// dropped when the column does not raise.
+TEST(PartitionPoints, WrapsNegativesAndRaisesOrDropsOutOfBounds) {
+  const int64_t coords[] = {3, -1, 0, -7, 5, 2, -2, 9};  // 4 points, 2 columns
+  const std::vector<BlockCuts> dims = {{0, {0, 4, 7}, true, true}, {1, {0, 5, 10}, true, true}};
+  int32_t local[8];
+  std::fill(std::begin(local), std::end(local), -99);
+  PointBlocks got = PartitionPoints(coords, 4, 2, dims, local, true);
+  // wrapped: (3, 9) block (0, 1); (0, 3) block (0, 0); (5, 2) block (1, 0);
+  // (5, 9) block (1, 1).
+  EXPECT_EQ(got.order, (std::vector<int64_t>{1, 0, 2, 3}));
+  EXPECT_EQ(got.starts, (std::vector<int64_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(std::vector<int32_t>(local, local + 8), (std::vector<int32_t>{0, 3, 3, 4, 1, 2, 1, 4}));
+  const int64_t bad[] = {1, 1, 2, 10, 3, 3};
+  int32_t untouched[6] = {-5, -5, -5, -5, -5, -5};
+  try {
+    PartitionPoints(bad, 3, 2, dims, untouched, true);
+    FAIL() << "no IndexError";
+  } catch (const IndexError& e) {
+    EXPECT_STREQ(e.what(), "index 10 is out of bounds for axis 1 with size 10");
+  }
+  for (int32_t v : untouched) EXPECT_EQ(v, -5);
+  const int64_t neg[] = {-8, 0};
+  try {
+    PartitionPoints(neg, 1, 2, dims, untouched, true);
+    FAIL() << "no IndexError";
+  } catch (const IndexError& e) {
+    EXPECT_STREQ(e.what(), "index -8 is out of bounds for axis 0 with size 7");
+  }
+  // Not raising: dropped (and a wrap only once: -15 stays outside).
+  const std::vector<BlockCuts> drop = {{0, {0, 4, 7}, true, false}};
+  const int64_t some[] = {-15, 6, 7, -7};
+  int64_t local64[4];
+  got = PartitionPoints(some, 4, 1, drop, local64, false);
+  EXPECT_EQ(got.order, (std::vector<int64_t>{3, 1}));
+  EXPECT_EQ(local64[0], 0);
+  EXPECT_EQ(local64[1], 2);
+}
+
 TEST(PartitionPoints, Int32CoordinatesSaturateOutOfRangeAndBadCutsThrow) {
   const int64_t coords[] = {5, int64_t{1} << 40, 2, -(int64_t{1} << 40)};
   int32_t local[4];

@@ -280,6 +280,29 @@ def test_at_errors_leave_the_target_alone(client, rng):
     same(old.compute(), t0)
 
 
+def test_at_with_dask_indices_wraps_negatives_and_raises_numpys_error(client, rng):
+    t0 = rng.random((9, 6))
+    saved = t0.copy()
+    rows = rng.integers(-9, 9, 300)
+    cols = rng.integers(-6, 6, 300)
+    vals = rng.random(300)
+    want = t0.copy()
+    np.add.at(want, (rows, cols), vals)
+    t = da.from_array(t0, chunks=(4, 6))
+    ux.add.at(t, (da.from_array(rows, chunks=70), da.from_array(cols, chunks=70)),
+              da.from_array(vals, chunks=70))
+    same(t.compute(), want)
+    for r, c, msg in [(3, 6, "index 6 is out of bounds for axis 1 with size 6"),
+                      (-10, 0, "index -10 is out of bounds for axis 0 with size 9"),
+                      (0, -7, "index -7 is out of bounds for axis 1 with size 6")]:
+        t = da.from_array(t0, chunks=(4, 6))
+        ux.add.at(t, (da.from_array(np.array([1, r]), chunks=1),
+                      da.from_array(np.array([1, c]), chunks=1)), 1.0)
+        with pytest.raises(IndexError, match=msg):
+            t.compute()
+        same(t0, saved)  # (the blocks are views of t0: copied before a write)
+
+
 def test_at_with_an_empty_index_tuple(client, rng):
     for shape in ((), (4, 3)):
         t0 = rng.random(shape)

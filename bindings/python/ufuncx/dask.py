@@ -415,16 +415,30 @@ def _prepare(coords, spec):
     return coords
 
 
+def _checks_in_partition(spec):
+    """Whether the partition step can apply the bounds mode itself: each
+    column cuts its own axis (column j is axis j, as in ufunc.at) with a
+    window of one, and the mode drops or raises."""
+    cut = {j for _, j in spec.pdims if j >= 0}
+    return (spec.mode in ("skip", "raise") and spec.cols == tuple(range(len(spec.cols))) and
+            cut == set(range(len(spec.cols))) and all(w == 1 for w in spec.window) and
+            all(d == j for d, j in spec.pdims if j >= 0))
+
+
 def _partition(coords, updates, spec):
     """One chunk of points split by destination block with the planner's
     partition step: (block-local coords, [updates of each operand], starts),
     block b's points at [starts[b], starts[b + 1]), in update order. Points
     outside a partition dim are dropped here (the skip modes)."""
-    if spec.wrap or spec.mode in ("clip", "raise"):
+    cuts = [(j, bounds) for (_, j), bounds in zip(spec.pdims, spec.bounds)]
+    if _checks_in_partition(spec):
+        # (the partition step wraps, checks and raises itself, in its first pass)
+        cuts = [(j, b, spec.wrap, spec.mode == "raise") for j, b in cuts]
+        coords = np.ascontiguousarray(coords, dtype=np.int64)
+    elif spec.wrap or spec.mode in ("clip", "raise"):
         coords = _prepare(coords, spec)
     else:
         coords = np.ascontiguousarray(coords, dtype=np.int64)
-    cuts = [(j, bounds) for (_, j), bounds in zip(spec.pdims, spec.bounds)]
     plain = [np.ascontiguousarray(u) for u in updates]
     if all(u.dtype != object for u in plain):  # the updates move with their points
         _, starts, local, ups = _core._partition_points(coords, cuts, spec.local32, plain)

@@ -112,6 +112,9 @@ ScatterReport Scatter(const ScatterRequest& request);
 struct BlockCuts {
   int64_t column = -1;          // the coordinate column cut, or -1: one block
   std::vector<int64_t> cuts;    // block i holds [cuts[i], cuts[i + 1])
+  bool wrap = false;   // a negative coordinate counts from the extent (NumPy's indexing)
+  bool raise = false;  // outside [0, extent) (after wrapping): IndexError ("index v is out
+                       // of bounds for axis <column> with size <extent>"), before any write
 };
 
 struct PointBlocks {

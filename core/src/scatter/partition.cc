@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <string>
+#include <type_traits>
 
 #include "ufuncx/error.h"
 #include "ufuncx/scatter.h"
@@ -63,65 +65,109 @@ inline void CopyRow(char* dst, const char* src, int64_t bytes) {
   }
 }
 
-// The two passes. Pass 2 finds each point's block again rather than reading
-// it from pass 1: a few instructions against an n-entry array's memory.
-void Passes(const int64_t* coords, int64_t n, int64_t k, const std::vector<BlockCuts>& dims,
-            const std::vector<CutFinder>& finders, const std::vector<int64_t>& bstride,
+// One cut column as the passes read it.
+struct Cut {
+  int64_t column, extent, bstride;
+  bool wrap, raise;
+  const CutFinder* finder;
+};
+
+// A coordinate of a cut column after NumPy's negative-index rule (when the
+// column wraps); outside [0, extent) means the point is dropped or raises.
+inline int64_t Wrapped(const Cut& c, int64_t v) { return c.wrap && v < 0 ? v + c.extent : v; }
+
+// The block of a point, or `dropped`. kOne: exactly one cut column (the
+// usual case: ufunc.at on a 1-d target), without the loop over columns.
+template <bool kOne>
+inline int64_t BlockOf(const int64_t* row, const std::vector<Cut>& cuts, int64_t dropped) {
+  int64_t b = 0;
+  for (size_t d = 0; d < (kOne ? 1 : cuts.size()); ++d) {
+    const Cut& c = cuts[d];
+    const int64_t v = Wrapped(c, row[c.column]);
+    if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(c.extent)) {
+      if (c.raise) {
+        throw IndexError("index " + std::to_string(row[c.column]) + " is out of bounds for axis " +
+                         std::to_string(c.column) + " with size " + std::to_string(c.extent));
+      }
+      return dropped;
+    }
+    b += c.finder->Block(v) * c.bstride;
+  }
+  return b;
+}
+
+// int32 output saturates: a coordinate out of int32's range stays out of
+// bounds of any block (the caller picks int32 only for extents that fit).
+inline int32_t Narrow(int64_t v) {
+  return static_cast<int32_t>(std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(),
+                                                  std::numeric_limits<int32_t>::max()));
+}
+
+// The two passes: a stable counting sort by block. Pass 1 checks every
+// point (so an IndexError comes before any write) and keeps its block in
+// `ids` (one small integer per point: cheaper to read back than to find
+// again); pass 2 moves each kept point to its block's next slot with its
+// rows, its cut coordinates made local (wrapped, minus the block's first
+// cut: a table per block).
+template <bool kOne, class Id>
+void Passes(const int64_t* coords, int64_t n, int64_t k, const std::vector<Cut>& cuts,
             int64_t nblocks, void* local, bool local32, const std::vector<PointRows>& rows,
             bool want_order, PointBlocks& out) {
-  auto block_of = [&](int64_t i) -> int64_t {  // -1: dropped
-    const int64_t* row = coords + i * k;
-    int64_t b = 0;
-    for (size_t d = 0; d < dims.size(); ++d) {
-      if (dims[d].column < 0) continue;
-      const int64_t c = row[dims[d].column];
-      if (c < 0 || c >= finders[d].extent()) return -1;
-      b += finders[d].Block(c) * bstride[d];
-    }
-    return b;
-  };
-  // Pass 1: the count per block.
-  out.starts.assign(static_cast<size_t>(nblocks) + 1, 0);
+  std::vector<Id> ids(static_cast<size_t>(n));
+  out.starts.assign(static_cast<size_t>(nblocks) + 2, 0);  // the last: dropped points
   int64_t* count = out.starts.data() + 1;
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t b = block_of(i);
-    if (b >= 0) ++count[b];
+    const int64_t b = BlockOf<kOne>(coords + i * k, cuts, nblocks);
+    ids[static_cast<size_t>(i)] = static_cast<Id>(b);
+    ++count[b];
   }
+  out.starts.pop_back();
   for (int64_t b = 0; b < nblocks; ++b) out.starts[b + 1] += out.starts[b];
-  // Pass 2: each kept point to its block's next slot with its rows,
-  // coordinates made local (minus its block's first cut in each cut column:
-  // a table per block).
   if (want_order) out.order.resize(static_cast<size_t>(out.starts[nblocks]));
-  std::vector<int64_t> at(out.starts.begin(), out.starts.end() - 1);
+  std::vector<int64_t> at(out.starts.begin(), out.starts.end());  // at[nblocks]: dropped
+  // shift[b * k + j]: what column j loses in block b (0 for uncut columns).
   std::vector<int64_t> shift(static_cast<size_t>(nblocks * k), 0);
   for (int64_t b = 0; b < nblocks; ++b) {
-    for (size_t d = 0; d < dims.size(); ++d) {
-      if (dims[d].column >= 0) {
-        shift[b * k + dims[d].column] = finders[d].First(b / bstride[d] % finders[d].blocks());
-      }
+    for (const Cut& c : cuts) {
+      shift[b * k + c.column] = c.finder->First(b / c.bstride % c.finder->blocks());
     }
   }
-  // int32 output saturates: a coordinate out of int32's range stays out of
-  // bounds of any block (the caller picks int32 only for extents that fit).
-  auto narrow = [](int64_t v) {
-    return static_cast<int32_t>(std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(),
-                                                    std::numeric_limits<int32_t>::max()));
-  };
+  const bool one_row8 = rows.size() == 1 && rows[0].bytes == 8;
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t b = block_of(i);
-    if (b < 0) continue;
+    const int64_t b = ids[static_cast<size_t>(i)];
+    if (b == nblocks) continue;
     const int64_t slot = at[b]++;
     if (want_order) out.order[static_cast<size_t>(slot)] = i;
     const int64_t* row = coords + i * k;
     const int64_t* sh = shift.data() + b * k;
-    if (local32) {
-      int32_t* dst = static_cast<int32_t*>(local) + slot * k;
-      for (int64_t j = 0; j < k; ++j) dst[j] = narrow(row[j] - sh[j]);
+    if (kOne && k == 1) {
+      const int64_t v = Wrapped(cuts[0], row[0]) - sh[0];
+      if (local32) {
+        static_cast<int32_t*>(local)[slot] = static_cast<int32_t>(v);  // in [0, extent)
+      } else {
+        static_cast<int64_t*>(local)[slot] = v;
+      }
     } else {
-      int64_t* dst = static_cast<int64_t*>(local) + slot * k;
-      for (int64_t j = 0; j < k; ++j) dst[j] = row[j] - sh[j];
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t v = row[j];
+        for (const Cut& c : cuts) {
+          if (c.column == j) v = Wrapped(c, v);
+        }
+        v -= sh[j];
+        if (local32) {
+          static_cast<int32_t*>(local)[slot * k + j] = Narrow(v);
+        } else {
+          static_cast<int64_t*>(local)[slot * k + j] = v;
+        }
+      }
     }
-    for (const PointRows& r : rows) CopyRow(r.out + slot * r.bytes, r.data + i * r.bytes, r.bytes);
+    if (one_row8) {
+      std::memcpy(rows[0].out + slot * 8, rows[0].data + i * 8, 8);
+    } else {
+      for (const PointRows& r : rows) {
+        CopyRow(r.out + slot * r.bytes, r.data + i * r.bytes, r.bytes);
+      }
+    }
   }
 }
 
@@ -149,8 +195,26 @@ PointBlocks PartitionPoints(const int64_t* coords, int64_t n, int64_t k,
   // Block strides, row-major over the cut dims.
   std::vector<int64_t> bstride(dims.size(), 1);
   for (size_t i = dims.size(); i-- > 1;) bstride[i - 1] = bstride[i] * finders[i].blocks();
+  std::vector<Cut> cuts;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d].column >= 0) {
+      cuts.push_back({dims[d].column, finders[d].extent(), bstride[d], dims[d].wrap,
+                      dims[d].raise, &finders[d]});
+    }
+  }
   PointBlocks out;
-  Passes(coords, n, k, dims, finders, bstride, nblocks, local, local32, rows, want_order, out);
+  auto run = [&](auto one, auto id) {
+    Passes<decltype(one)::value, decltype(id)>(coords, n, k, cuts, nblocks, local, local32, rows,
+                                              want_order, out);
+  };
+  const bool one = cuts.size() == 1;
+  if (nblocks < (1 << 8)) {
+    one ? run(std::true_type{}, uint8_t{}) : run(std::false_type{}, uint8_t{});
+  } else if (nblocks < (1 << 16)) {
+    one ? run(std::true_type{}, uint16_t{}) : run(std::false_type{}, uint16_t{});
+  } else {
+    one ? run(std::true_type{}, int64_t{}) : run(std::false_type{}, int64_t{});
+  }
   return out;
 }
 
