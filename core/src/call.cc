@@ -4,6 +4,7 @@
 // from the operands' or a where= mask is given.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 
@@ -380,13 +381,17 @@ CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,
 constexpr int64_t kSplitCallBytes = int64_t{4} << 20;
 constexpr int64_t kSplitCallPieces = 8;
 
-int RunElementwise(const LoopSlots& slots, const LoopContext& ctx, char* const* args, int64_t n,
-                   const int64_t* steps, const int64_t* item, int nin, int nargs) {
-  int64_t bytes = 0;
-  for (int k = 0; k < nargs; ++k) bytes += n * std::llabs(steps[k]);
-  if (internal::Cores() < 2 || bytes < kSplitCallBytes || nargs > 8) {
-    return internal::RunElementwiseSlot(slots, ctx, args, n, steps, item, nin, nargs);
-  }
+// Smaller calls split by cost: their first kProbeElements run alone and are
+// timed, and when the rest would take at least kSplitMinNanos on one thread
+// (a libm loop: float64 arctanh at 1e5 elements is about 3 ms; float64 add
+// at 1e5 is 20 us and never splits) it goes to two. Calls under
+// kProbeMinElements never split.
+constexpr int64_t kProbeElements = 512;
+constexpr int64_t kProbeMinElements = 4096;
+constexpr double kSplitMinNanos = 50e3;
+
+int SplitElementwise(const LoopSlots& slots, const LoopContext& ctx, char* const* args, int64_t n,
+                     const int64_t* steps, const int64_t* item, int nin, int nargs) {
   const int64_t piece = ((n + kSplitCallPieces - 1) / kSplitCallPieces + 63) / 64 * 64;
   const int64_t pieces = (n + piece - 1) / piece;
   std::atomic<int64_t> next{0};
@@ -403,6 +408,30 @@ int RunElementwise(const LoopSlots& slots, const LoopContext& ctx, char* const* 
     }
   });
   return status.load();
+}
+
+int RunElementwise(const LoopSlots& slots, const LoopContext& ctx, char* const* args, int64_t n,
+                   const int64_t* steps, const int64_t* item, int nin, int nargs) {
+  if (internal::Cores() < 2 || n < kProbeMinElements || nargs > 8) {
+    return internal::RunElementwiseSlot(slots, ctx, args, n, steps, item, nin, nargs);
+  }
+  int64_t bytes = 0;
+  for (int k = 0; k < nargs; ++k) bytes += n * std::llabs(steps[k]);
+  if (bytes >= kSplitCallBytes) return SplitElementwise(slots, ctx, args, n, steps, item, nin, nargs);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (const int s = internal::RunElementwiseSlot(slots, ctx, args, kProbeElements, steps, item, nin,
+                                                 nargs)) {
+    return s;
+  }
+  const double probe_ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+  const int64_t rest = n - kProbeElements;
+  char* at[8];
+  for (int j = 0; j < nargs; ++j) at[j] = args[j] + kProbeElements * steps[j];
+  if (probe_ns * static_cast<double>(rest) / kProbeElements < kSplitMinNanos) {
+    return internal::RunElementwiseSlot(slots, ctx, at, rest, steps, item, nin, nargs);
+  }
+  return SplitElementwise(slots, ctx, at, rest, steps, item, nin, nargs);
 }
 
 // One loop call over the whole result when no iteration is needed: every

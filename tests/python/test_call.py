@@ -656,6 +656,42 @@ def test_thread_cap_and_environment():
         assert r.stdout.strip() == want, (env, r.stdout, r.stderr)
 
 
+@pytest.mark.parametrize("step", [1, 3])
+def test_expensive_loops_split_by_cost_give_the_one_thread_result(step):
+    # Calls of a few thousand elements of a slow loop (libm) go to two
+    # threads after a timed first piece: the result is the one-thread
+    # result bit for bit, a floating-point error in the last piece (a
+    # helper's) reaches np.errstate, and an integer loop's error status too.
+    rng = np.random.default_rng(5)
+    x = (rng.random(20000 * step) * 1.8 - 0.9)[::step]
+    y = rng.random(20000 * step)[::step] + 0.5
+    before = ux.get_num_threads()
+    try:
+        got = {}
+        for threads in (1, 2):
+            ux.set_num_threads(threads)
+            got[threads] = [ux.arctanh(x), ux.arctan2(x, y), ux.power(y, x), ux.sinh(x)]
+        for one, two, want in zip(got[1], got[2], [np.arctanh(x), np.arctan2(x, y),
+                                                    np.power(y, x), np.sinh(x)]):
+            assert one.tobytes() == two.tobytes()
+            np.testing.assert_allclose(two, want, rtol=1e-14)
+        ux.set_num_threads(2)
+        bad = x.copy()
+        bad[-1] = 2.0  # arctanh(2): invalid, in the call's last piece
+        with np.errstate(invalid="raise"):
+            with pytest.raises(FloatingPointError, match="invalid value encountered in arctanh"):
+                ux.arctanh(bad)
+        with np.errstate(invalid="ignore"):
+            r = ux.arctanh(bad)
+        assert np.isnan(r[-1]) and r[:-1].tobytes() == got[2][0][:-1].tobytes()
+        with np.errstate(divide="raise"):
+            with pytest.raises(FloatingPointError, match="divide by zero"):
+                ux.arctanh(np.where(np.arange(bad.size) == bad.size - 1, 1.0, bad))
+    finally:
+        ux.set_num_threads(0)
+    assert ux.get_num_threads() == before
+
+
 def test_weak_python_int_matches_an_integer_loop_input_as_numpy():
     # ldexp has no float/float loop: a Python int beside floats takes the first
     # loop with an integer there ('di'), and its value is checked against it.
