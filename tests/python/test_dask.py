@@ -303,6 +303,23 @@ def test_at_with_dask_indices_wraps_negatives_and_raises_numpys_error(client, rn
         same(t0, saved)  # (the blocks are views of t0: copied before a write)
 
 
+def test_at_into_constant_targets_keeps_their_value(client, rng):
+    # da.zeros / da.full chunks are broadcasts of one element: the first
+    # update step makes them writable without reading them (negative zero is
+    # not all-zero bytes, and stays negative zero where nothing lands).
+    idx = rng.integers(0, 40, 100)
+    vals = rng.random(100)
+    for make, fill in [(da.zeros, 0.0), (lambda n, chunks: da.full(n, -0.0, chunks=chunks), -0.0),
+                       (lambda n, chunks: da.full(n, 2.5, chunks=chunks), 2.5)]:
+        want = np.full(60, fill)
+        np.add.at(want, idx, vals)
+        t = make(60, chunks=16)
+        ux.add.at(t, da.from_array(idx, chunks=30), vals)
+        got = t.compute()
+        same(got, want)
+        assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
 def test_at_with_an_empty_index_tuple(client, rng):
     for shape in ((), (4, 3)):
         t0 = rng.random(shape)

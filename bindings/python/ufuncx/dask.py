@@ -457,6 +457,19 @@ def _piece(part, b):
     return local[lo:hi], [u[lo:hi] for u in ups]
 
 
+def _own_copy(b):
+    """A writable copy of a block. A broadcast of one element (da.zeros,
+    da.full chunks) is made without reading it: all-zero bytes come as
+    np.zeros, whose pages the kernel zeroes as the scatter first touches
+    them, instead of a pass that writes every byte first."""
+    if b.size > 1 and not any(b.strides):
+        one = b.reshape(-1)[:1]
+        if not one.view(np.uint8).any():
+            return np.zeros(b.shape, b.dtype)
+        return np.full(b.shape, one[0], b.dtype)
+    return np.array(b, copy=True)
+
+
 def _apply_step(local, state, piece):
     """A destination block after one more chunk's piece, applied in update
     order. `state` is the block's operands as the graph gave them (a list:
@@ -465,7 +478,7 @@ def _apply_step(local, state, piece):
     if piece is None:
         return state
     owned = isinstance(state, tuple)
-    blocks = [b if owned and b.flags.writeable else np.array(b, copy=True) for b in state]
+    blocks = [b if owned and b.flags.writeable else _own_copy(b) for b in state]
     local(blocks, piece[0], piece[1])
     return tuple(blocks)
 
