@@ -275,3 +275,46 @@ def test_special_values_raise_no_flag_numpy_does_not(name, dtype):
             except FloatingPointError:
                 continue
             uf(*args)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_frexp_and_modf_bit_for_bit_with_numpy(dtype):
+    # frexp and modf work on the bits of float32/float64 (no libm call): every
+    # bit pattern class - zeros, subnormals, normals, the integral range edge,
+    # inf, quiet and signaling NaN with payloads - gives NumPy's bits, in
+    # every layout, and the same floating-point errors.
+    dt = np.dtype(dtype)
+    u = np.uint32 if dt.itemsize == 4 else np.uint64
+    fi = np.finfo(dt)
+    edge = 2.0 ** (fi.nmant)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -1.0, 0.5, -0.5, -3.0, 2.5, -2.5,
+                        fi.max, -fi.max, fi.tiny, -fi.tiny, fi.smallest_subnormal,
+                        -fi.smallest_subnormal, fi.tiny / 3, edge, -edge, edge - 0.5,
+                        -(edge - 0.5), edge * 2 + 2, 7.9999, -1e-30], dt)
+    rng = np.random.default_rng(3)
+    bits = rng.integers(0, np.iinfo(u).max, 100000, dtype=u, endpoint=True).view(dt)
+    quiet = np.array([0x7FC00001, 0xFFC12345] if dt.itemsize == 4 else
+                     [0x7FF8000000000001, 0xFFF8123456789ABC], u).view(dt)
+    with np.errstate(all="raise"):
+        for x in (special, quiet, np.tile(special, 9), np.tile(special, 9)[::3]):
+            for name in ("frexp", "modf"):
+                for g, w in zip(getattr(ux, name)(x), getattr(np, name)(x)):
+                    assert g.dtype == w.dtype
+                    assert np.array_equal(g.view(g.dtype.str.replace("f", "u")),
+                                          w.view(w.dtype.str.replace("f", "u")))
+    with np.errstate(all="ignore"):
+        for x in (bits, bits[::3]):
+            for name in ("frexp", "modf"):
+                for g, w in zip(getattr(ux, name)(x), getattr(np, name)(x)):
+                    assert np.array_equal(g.view(g.dtype.str.replace("f", "u")),
+                                          w.view(w.dtype.str.replace("f", "u")))
+    signaling = np.array([0x7FA00000] if dt.itemsize == 4 else [0x7FF4000000000000], u).view(dt)
+    # A signaling NaN comes back quiet with the invalid flag, as from libm
+    # (NumPy's loops on AVX2 machines; its AVX-512 frexp passes it through).
+    with np.errstate(invalid="raise"):
+        for name in ("frexp", "modf"):
+            with pytest.raises(FloatingPointError, match=f"invalid value encountered in {name}"):
+                getattr(ux, name)(signaling)
+    with np.errstate(invalid="ignore"):
+        m, e = ux.frexp(signaling)
+    assert m.view(u)[0] == np.frexp(signaling)[0].view(u)[0] != signaling.view(u)[0] and e[0] == 0

@@ -411,16 +411,67 @@ struct Ldexp {
   }
 };
 
+// IEEE float32/float64 as their bits, for modf and frexp: integer tests on
+// the bits raise no floating-point flag (an ordered compare with a NaN
+// would), and the calls inline where libm's would not.
+template <class T>
+struct IeeeBits {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  static constexpr int kMantissa = sizeof(T) == 4 ? 23 : 52;
+  static constexpr U kSign = U{1} << (sizeof(T) * 8 - 1);
+  static constexpr U kExponent = ~kSign & ~((U{1} << kMantissa) - 1);  // also +inf's bits
+};
+template <class T>
+inline constexpr bool kIsIeee = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
 struct Modf {
   template <class T>
-  static void Call(T a, T& frac, T& whole) { frac = std::modf(a, &whole); }
+  static void Call(T a, T& frac, T& whole) {
+    if constexpr (kIsIeee<T>) {
+      using B = IeeeBits<T>;
+      const typename B::U mag = std::bit_cast<typename B::U>(a) & ~B::kSign;
+      // Below 2^mantissa a value has a fraction to drop (an int64 holds its
+      // integral part); from there on, and for inf and NaN, it is its own
+      // integral part. The sign stays: modf(-0.5) = (-0.5, -0.0), and the
+      // fraction of -3.0 or -inf is -0.0.
+      const bool small = mag < std::bit_cast<typename B::U>(T(typename B::U{1} << B::kMantissa));
+      // (a + 0 quiets a signaling NaN with the invalid flag, as libm's modf)
+      whole = small ? std::copysign(static_cast<T>(static_cast<int64_t>(a)), a) : a + T(0);
+      frac = std::copysign(mag == B::kExponent ? T(0) : a - whole, a);
+    } else {
+      frac = std::modf(a, &whole);
+    }
+  }
 };
 struct Frexp {
   template <class T>
   static void Call(T a, T& mantissa, int32_t& exponent) {
-    int e = 0;
-    mantissa = std::frexp(a, &e);
-    exponent = std::isfinite(a) ? e : 0;
+    if constexpr (kIsIeee<T>) {
+      using B = IeeeBits<T>;
+      using U = typename B::U;
+      constexpr int kBias = sizeof(T) == 4 ? 127 : 1023;
+      U bits = std::bit_cast<U>(a);
+      U mag = bits & ~B::kSign;
+      if (mag == 0 || mag >= B::kExponent) {
+        // Zeros come back as they are; inf and NaN as a + a, as from libm's
+        // frexp (a signaling NaN quiet, with the invalid flag).
+        mantissa = mag == 0 ? a : a + a;
+        exponent = 0;
+        return;
+      }
+      int shift = 0;
+      if (mag < (U{1} << B::kMantissa)) {  // subnormal: scaled up exactly first
+        shift = B::kMantissa + 2;
+        bits = std::bit_cast<U>(a * static_cast<T>(U{1} << shift));
+        mag = bits & ~B::kSign;
+      }
+      exponent = static_cast<int32_t>(mag >> B::kMantissa) - (kBias - 1) - shift;
+      mantissa = std::bit_cast<T>((bits & ~B::kExponent) | (U{kBias - 1} << B::kMantissa));
+    } else {
+      int e = 0;
+      mantissa = std::frexp(a, &e);
+      exponent = std::isfinite(a) ? e : 0;
+    }
   }
 };
 
