@@ -706,3 +706,39 @@ def test_weak_python_int_matches_an_integer_loop_input_as_numpy():
     with pytest.raises(TypeError, match="ldexp"):
         ux.ldexp(np.array([1.5]), 2.0)
     assert ux.ldexp(1.5, 3) == np.ldexp(1.5, 3)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"])
+def test_integer_division_family_matches_numpy_at_the_edges(dtype):
+    # floor_divide, remainder, divmod and fmod on every pair of edge values
+    # (the type's min and max, -1, 0, small divisors of both signs) and on
+    # random pairs: NumPy's results, and NumPy's divide-by-zero and overflow
+    # errors (min // -1) under np.errstate.
+    import itertools
+    ii = np.iinfo(dtype)
+    edge = [ii.min, ii.min + 1, 0, 1, 2, 3, 5, 7, ii.max - 1, ii.max]
+    if ii.min < 0:
+        edge += [-1, -2, -3, -5, -7]
+    a, b = np.array(list(itertools.product(edge, edge)), dtype=dtype).T
+    rng = np.random.default_rng(1)
+    ra = rng.integers(ii.min, ii.max, 5000, dtype=dtype, endpoint=True)
+    rb = rng.integers(ii.min, ii.max, 5000, dtype=dtype, endpoint=True)
+    small = rng.integers(-9 if ii.min < 0 else 0, 9, 5000).astype(dtype)
+    for x, y in ((a, b), (ra, rb), (ra, small), (ra[::3], small[::3])):
+        with np.errstate(all="ignore"):
+            for name in ("floor_divide", "remainder", "divmod", "fmod"):
+                got, want = getattr(ux, name)(x, y), getattr(np, name)(x, y)
+                for g, w in zip(got if isinstance(got, tuple) else (got,),
+                                want if isinstance(want, tuple) else (want,)):
+                    assert g.dtype == w.dtype and np.array_equal(g, w), name
+        for name in ("floor_divide", "remainder", "divmod"):
+            for kind in ("divide", "over"):
+                outcome = []
+                for mod in (np, ux):
+                    try:
+                        with np.errstate(all="ignore", **{kind: "raise"}):
+                            getattr(mod, name)(x, y)
+                        outcome.append(None)
+                    except FloatingPointError as e:
+                        outcome.append(str(e))
+                assert outcome[0] == outcome[1], (name, kind, outcome)

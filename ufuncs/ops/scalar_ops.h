@@ -208,9 +208,11 @@ inline T IntFloorDiv(T a, T b) {
       RaiseOverflow();
       return a;
     }
-    T q = static_cast<T>(a / b);
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-    return q;
+    // Truncated quotient, one down when a remainder is left and the signs
+    // differ; without branches (the sign test is data-dependent).
+    const T q = static_cast<T>(a / b);
+    const T r = static_cast<T>(a - q * b);
+    return static_cast<T>(q - static_cast<T>((r != 0) & ((r ^ b) < 0)));
   } else {
     return static_cast<T>(a / b);
   }
@@ -224,9 +226,8 @@ inline T IntRemainder(T a, T b) {
   }
   if constexpr (std::is_signed_v<T>) {
     if (b == T(-1)) return 0;
-    T r = static_cast<T>(a % b);
-    if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
-    return r;
+    const T r = static_cast<T>(a % b);
+    return static_cast<T>(r + (((r != 0) & ((r ^ b) < 0)) ? b : T(0)));
   } else {
     return static_cast<T>(a % b);
   }
@@ -262,7 +263,15 @@ struct Remainder {
 struct Divmod {
   template <class T>
   static void Call(T a, T b, T& q, T& r) {
-    if constexpr (kIsInt<T>) {
+    if constexpr (kIsInt<T> && std::is_signed_v<T>) {
+      // One division: the remainder from the floored quotient, in 64-bit
+      // modular arithmetic (q * b itself can overflow T: 5 divmod INT_MIN).
+      q = IntFloorDiv(a, b);
+      r = b == 0 || b == T(-1)
+              ? T(0)
+              : static_cast<T>(static_cast<uint64_t>(a) -
+                               static_cast<uint64_t>(q) * static_cast<uint64_t>(b));
+    } else if constexpr (kIsInt<T>) {
       q = IntFloorDiv(a, b);
       r = IntRemainder(a, b);
     } else {
