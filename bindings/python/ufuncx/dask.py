@@ -431,11 +431,10 @@ def _partition(coords, updates, spec):
     block b's points at [starts[b], starts[b + 1]), in update order. Points
     outside a partition dim are dropped here (the skip modes)."""
     cuts = [(j, bounds) for (_, j), bounds in zip(spec.pdims, spec.bounds)]
-    if _checks_in_partition(spec):
-        # (the partition step wraps, checks and raises itself, in its first pass)
+    fused = _checks_in_partition(spec)
+    if fused:  # the partition step wraps, checks and raises itself, in its first pass
         cuts = [(j, b, spec.wrap, spec.mode == "raise") for j, b in cuts]
-        coords = np.ascontiguousarray(coords, dtype=np.int64)
-    elif spec.wrap or spec.mode in ("clip", "raise"):
+    if not fused and (spec.wrap or spec.mode in ("clip", "raise")):
         coords = _prepare(coords, spec)
     else:
         coords = np.ascontiguousarray(coords, dtype=np.int64)

@@ -141,9 +141,11 @@ void Passes(const int64_t* coords, int64_t n, int64_t k, const std::vector<Cut>&
     const int64_t* row = coords + i * k;
     const int64_t* sh = shift.data() + b * k;
     if (kOne && k == 1) {
+      // (in the block after pass 1's check; saturated all the same, so a
+      // coordinate another thread changed since stays out of every block)
       const int64_t v = Wrapped(cuts[0], row[0]) - sh[0];
       if (local32) {
-        static_cast<int32_t*>(local)[slot] = static_cast<int32_t>(v);  // in [0, extent)
+        static_cast<int32_t*>(local)[slot] = Narrow(v);
       } else {
         static_cast<int64_t*>(local)[slot] = v;
       }
