@@ -12,20 +12,25 @@ ufx_install_oracles
 # configures with g++): ccache keys on it, and the wheel then reuses the
 # objects of build/test-release.
 export CXX=${CXX:-g++}
+# Each step is printed with the seconds since the start, to see where a CI run
+# spends its time.
+step() { echo "== [$SECONDS s] $*"; }
 
-echo "== C++ build (Highway dynamic dispatch) and tests"
+step "C++ build (Highway dynamic dispatch) and tests"
 ufx_build build/test-release -DUFX_BUILD_TESTS=ON -DUFX_BUILD_BENCHMARKS=ON -DUFX_WERROR=OFF
+step "  ctest (release)"
 ctest --test-dir build/test-release --output-on-failure -j2
 
-echo "== C++ tests under AddressSanitizer + UBSan with clang (static Highway target),"
+step "C++ tests under AddressSanitizer + UBSan with clang (static Highway target),"
 echo "   the fuzz corpus replayed and a libFuzzer smoke run"
 ufx_build build/test-asan -DCMAKE_CXX_COMPILER=clang++ -DUFX_BUILD_TESTS=ON -DUFX_SANITIZE=ON \
   -DUFX_FUZZ=ON -DUFX_HWY_STATIC_ONLY=ON -DUFX_BUILD_PYTHON=ON -DCMAKE_BUILD_TYPE=None \
   -DCMAKE_CXX_FLAGS=-O1
+step "  ctest (ASan + UBSan)"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/test-asan --output-on-failure -j2
 
-echo "== find_package(ufuncx) from an installed tree"
+step "find_package(ufuncx) from an installed tree"
 rm -rf build/test-prefix
 cmake --install build/test-release --prefix build/test-prefix >/dev/null
 cmake -S tests/consumer -B build/test-consumer -G Ninja \
@@ -33,11 +38,12 @@ cmake -S tests/consumer -B build/test-consumer -G Ninja \
 cmake --build build/test-consumer -j2
 LD_LIBRARY_PATH="$PWD/build/test-prefix/lib" ./build/test-consumer/consumer
 
-echo "== Python package: the wheel (pip wheel .), repaired by auditwheel, installed; its tests"
+step "Python package: the wheel (pip wheel .), repaired by auditwheel, installed; its tests"
 ufx_wheel_install build/wheel
+step "  the Python suite"
 (cd /tmp && "$PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/tests/python")
 
-echo "== The repaired wheel in a fresh venv, with the system's Highway hidden"
+step "The repaired wheel in a fresh venv, with the system's Highway hidden"
 rm -rf build/wheel/venv
 "$PYTHON" -m venv --system-site-packages build/wheel/venv
 build/wheel/venv/bin/python -m pip install -q --no-deps --ignore-installed build/wheel/repaired/ufuncx-*.whl
@@ -57,25 +63,26 @@ $sudo unshare -m bash -c '
   for e in call reduce scatter; do $venv '"$PWD"'/examples/$e.py >/dev/null; done
   echo "examples ran from the repaired wheel with libhwy hidden"'
 
-echo "== The type stubs: mypy --strict and pyright on tests/typing"
+step "The type stubs: mypy --strict and pyright on tests/typing"
 "$PYTHON" tests/typing/check.py
 
-echo "== The documentation site (docs/): Sphinx, warnings as errors, and its doctests"
+step "The documentation site (docs/): Sphinx, warnings as errors, and its doctests"
 rm -rf build/docs
 (cd /tmp && "$PYTHON" -m sphinx -W --keep-going -q -b html "$OLDPWD/docs" "$OLDPWD/build/docs/html")
 (cd /tmp && "$PYTHON" -m sphinx -W --keep-going -q -b doctest "$OLDPWD/docs" "$OLDPWD/build/docs/doctest")
 tail -n 4 build/docs/doctest/output.txt
 
-echo "== NumPy's own test_ufunc.py, test_umath.py and test_umath_accuracy.py with ufuncx's ufuncs in NumPy's place"
+step "NumPy's own test_ufunc.py, test_umath.py and test_umath_accuracy.py with ufuncx's ufuncs in NumPy's place"
 echo "   (tests/numpy_suite: the known failures, object/datetime/string loops, are strict xfail)"
 (cd /tmp && PYTHONPATH="$OLDPWD/tests/numpy_suite" "$PYTHON" -m pytest -q -p no:cacheprovider \
   -p ufuncx_numpy_shim --pyargs numpy._core.tests.test_ufunc numpy._core.tests.test_umath \
   numpy._core.tests.test_umath_accuracy)
 
-echo "== The hostile-call suite against the ASan+UBSan build of the Python module"
+step "The hostile-call suite against the ASan+UBSan build of the Python module"
 asan_runtime=$(clang++ -print-file-name=libclang_rt.asan-x86_64.so)
 (cd /tmp && LD_PRELOAD="$asan_runtime" \
   ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   PYTHONPATH="$OLDPWD/build/test-asan/python" \
   "$PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/tests/python/test_hostile.py")
+step "all tests passed"
