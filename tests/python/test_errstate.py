@@ -88,6 +88,45 @@ def test_every_mode():
         "Warning: invalid value encountered in divide\n"]
 
 
+def test_each_change_of_the_error_state_takes_effect():
+    # The error state is decoded once per NumPy state object: every way of
+    # changing it (seterr, errstate entered, left, nested, in another
+    # thread) must still be seen by the next call with the same flags.
+    import threading
+    x = np.array([0.5])  # arccosh: invalid
+    old = np.seterr(invalid="raise")
+    try:
+        with pytest.raises(FloatingPointError):
+            ux.arccosh(x)
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            ux.arccosh(x)
+            with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
+                ux.arccosh(x)
+            ux.arccosh(x)
+        with pytest.raises(FloatingPointError):
+            ux.arccosh(x)
+        np.seterr(invalid="warn")
+        with pytest.warns(RuntimeWarning, match="invalid value encountered in arccosh"):
+            ux.arccosh(x)
+        seen = []
+
+        def other_thread():  # a new thread starts from NumPy's default state
+            with np.errstate(invalid="raise"):
+                try:
+                    ux.arccosh(x)
+                except FloatingPointError:
+                    seen.append("raised")
+        t = threading.Thread(target=other_thread)
+        t.start()
+        t.join()
+        assert seen == ["raised"]
+        with pytest.warns(RuntimeWarning):
+            ux.arccosh(x)
+    finally:
+        np.seterr(**old)
+
+
 def test_print_mode(capfd):
     with np.errstate(all="print"):
         ux.divide(np.ones(1), 0.0)

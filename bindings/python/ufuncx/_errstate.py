@@ -27,8 +27,30 @@ def _stacklevel():
     return level
 
 
+try:  # NumPy 2.x keeps its error state in a context variable holding a capsule
+    from numpy._core.umath import _extobj_contextvar
+except ImportError:  # pragma: no cover - other NumPy layouts
+    _extobj_contextvar = None
+_last_state = (None, None)  # (NumPy's capsule, np.geterr() of it), held alive
+
+
+def _error_state():
+    """np.geterr(), decoded once per NumPy error state: the capsule in
+    NumPy's context variable is replaced whenever np.errstate / np.seterr
+    change it, and holding it here keeps its identity from being reused."""
+    global _last_state
+    if _extobj_contextvar is None:
+        return np.geterr()
+    capsule = _extobj_contextvar.get()
+    seen, state = _last_state
+    if capsule is not seen:
+        state = np.geterr()
+        _last_state = (capsule, state)
+    return state
+
+
 def report(flags, name):
-    state = np.geterr()
+    state = _error_state()
     for bit, key, text in _KINDS:
         if not flags & bit:
             continue
