@@ -6,6 +6,7 @@ over 1e4, one element).
     python benchmarks/sweep.py                 # the summary table and the worst 30
     python benchmarks/sweep.py --only sqrt,rint --dtypes float32
     python benchmarks/sweep.py --json docs/benchmarks/sweep.json
+    python benchmarks/sweep.py --avx2          # both held to AVX2 on an AVX-512 CPU
 
 Each case is min-of-repeats time(ufuncx) / time(numpy) for the same call on
 the same arrays (below 1: ufuncx is faster). A case runs only when NumPy has
@@ -19,7 +20,15 @@ import argparse
 import math
 import os
 import pathlib
+import sys
 import warnings
+
+if "--avx2" in sys.argv:
+    # Before NumPy and ufuncx load (both read these once): NumPy's dispatch
+    # without its AVX-512 groups (NumPy 2.4's names) and ufuncx's Highway
+    # targets at AVX2, to see on an AVX-512 machine what an AVX2 one sees.
+    os.environ["NPY_DISABLE_CPU_FEATURES"] = "X86_V4 AVX512_ICL AVX512_SPR"
+    os.environ["UFUNCX_SIMD_TARGET"] = "AVX2"
 
 import numpy as np
 
@@ -150,12 +159,15 @@ def main():
     p.add_argument("--layouts", default=",".join(LAYOUTS), help="comma-separated layout names")
     p.add_argument("--worst", type=int, default=30)
     p.add_argument("--json", metavar="PATH", help="also save the measurements as JSON")
+    p.add_argument("--avx2", action="store_true",
+                   help="hold NumPy and ufuncx to AVX2 (set before either loads)")
     a = p.parse_args()
     names = a.only.split(",") if a.only else shared_ufuncs()
     layouts = [s.strip() for s in a.layouts.split(",")]
     rows = measure(names, a.dtypes.split(","), layouts)
     print(f"numpy {np.__version__}; ufuncx SIMD targets {sorted(set(ux.simd_targets().values()))}; "
-          f"cpus {os.cpu_count()}")
+          f"cpus {os.cpu_count()}; NPY_DISABLE_CPU_FEATURES="
+          f"{os.environ.get('NPY_DISABLE_CPU_FEATURES', '')!r}")
     print(summary(rows, layouts))
     print()
     print(worst(rows, a.worst))

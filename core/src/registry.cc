@@ -1,8 +1,13 @@
 // The global registry. Ufunc objects live in a deque so references handed
 // out stay valid as later definitions (plugins) are added.
+#include <cstdint>
+#include <cstdlib>
+#include <cctype>
 #include <deque>
 #include <map>
 #include <mutex>
+
+#include <hwy/targets.h>
 
 #include "generated.h"
 #include "ufuncx/error.h"
@@ -79,7 +84,35 @@ std::vector<std::string> RegisterSpec(PluginSpec& spec, const std::string& targe
 }
 
 namespace {
+// UFUNCX_SIMD_TARGET=<Highway target name> (AVX2, SSE4, EMU128, ...; any
+// case): the loops and the scatter combiners use that target or a lesser
+// one even where the CPU has better, as NumPy's NPY_DISABLE_CPU_FEATURES
+// does for its own loops. For comparing results and speed across machines
+// on one machine. A name this CPU lacks, or one Highway does not know,
+// leaves the targets alone.
+void LimitSimdTargetsFromEnvironment() {
+  const char* want = std::getenv("UFUNCX_SIMD_TARGET");
+  if (want == nullptr || *want == '\0') return;
+  auto same_name = [](const char* a, const char* b) {
+    for (; *a && *b; ++a, ++b) {
+      if (std::tolower(static_cast<unsigned char>(*a)) !=
+          std::tolower(static_cast<unsigned char>(*b))) return false;
+    }
+    return *a == *b;
+  };
+  const int64_t supported = hwy::SupportedTargets();
+  for (int bit = 0; bit < 63; ++bit) {
+    const int64_t t = int64_t{1} << bit;
+    if ((supported & t) == 0 || !same_name(hwy::TargetName(t), want)) continue;
+    // Highway's better targets are the lower bits.
+    const int64_t kept = supported & ~(t - 1);
+    hwy::SetSupportedTargetsForTest(kept);
+    return;
+  }
+}
+
 void RegisterBuiltins() {
+  LimitSimdTargetsFromEnvironment();
   PluginSpec spec;
   DescribeBuiltins(&spec);
   RegisterSpec(spec, "");
