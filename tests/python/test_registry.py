@@ -52,3 +52,37 @@ def test_registry_and_simd_targets():
         lt = ux.loop_targets(name)
         assert any(v in targets.values() for v in lt.values()), name
     assert ux.loop_targets("add")["gg->g"] is None
+
+
+@pytest.mark.parametrize("target", ["SSE4", "avx2", "no-such-target"])
+def test_simd_target_environment_variable(target):
+    # UFUNCX_SIMD_TARGET holds every family to that Highway target or a lesser
+    # one (read once, before the loops are chosen); correctly rounded results
+    # do not change (exp may differ in its last bit: FMA or not). A target
+    # the CPU lacks or Highway does not know leaves the choice alone.
+    import json
+    import os
+    import subprocess
+    import sys
+    code = ("import json, numpy as np, ufuncx as ux\n"
+            "x = np.random.default_rng(0).normal(size=1001)\n"
+            "print(json.dumps([sorted(set(ux.simd_targets().values())),\n"
+            "                  ux.sqrt(ux.multiply(x, x)).tobytes().hex(),\n"
+            "                  ux.floor(x).tobytes().hex(), ux.add.reduce(x).hex()]))\n")
+    def run(env_value):
+        env = dict(os.environ)
+        env.pop("UFUNCX_SIMD_TARGET", None)
+        if env_value is not None:
+            env["UFUNCX_SIMD_TARGET"] = env_value
+        out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        return json.loads(out)
+    default, held = run(None), run(target)
+    assert held[1:] == default[1:]
+    order = ["AVX3_SPR", "AVX3_ZEN4", "AVX3_DL", "AVX3", "AVX2", "SSE4", "SSSE3", "SSE2", "EMU128",
+             "SCALAR"]
+    best = min(order.index(t) for t in default[0])
+    if target.upper() in order and order.index(target.upper()) >= best:
+        assert held[0] == [target.upper()]
+    else:
+        assert held[0] == default[0]
