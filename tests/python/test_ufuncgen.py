@@ -119,7 +119,7 @@ def test_every_documented_key_is_accepted():
         {"name": "f", "aliases": ["g"], "family": "mine", "nin": 2, "nout": 1, "identity": "0", "reorderable": True,
          "doc": "d", "ulp": 2, "int_inputs_loop": "dd->d", "bool_inputs": "refuse",
          "bool_error": "no bools", "logical": False, "comparison": False, "reduce_widen": True,
-         "exact_split": "integers", "fp_errors": True,
+         "exact_split": "integers", "fp_errors": True, "dense_at": True,
          "loop": [{"types": ["ff->f", "dd->d"], "op": "Add", "pairwise": "fd",
                    "simd": [{"types": "fd", "op": "Add", "reduce": "", "strided": "d"}]}]},
         {"name": "h", "nin": 2, "nout": 1, "doc": "d", "signature": "(n),(n)->()",
@@ -143,6 +143,7 @@ def test_every_documented_key_is_accepted():
     t = table.parse_table(data)
     assert t.plugin == "p" and t.includes == ("k.h",)
     assert [e.name for e in t.entries] == ["f", "h", "add", "j"]
+    assert [e.dense_at for e in t.entries] == [True, False, False, False]
     assert t.entries[2].overload and t.entries[1].signature == "(n),(n)->()"
 
 

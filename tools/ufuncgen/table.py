@@ -143,6 +143,7 @@ class UfuncEntry:
     overload: bool = False        # loops for an existing ufunc (plugins)
     traits: Traits | None = None  # type-resolution and reduction rules
     family: str = DEFAULT_FAMILY  # the loop family: its generated files and SIMD target
+    dense_at: bool = False        # ufunc.at gets the specialised dense bodies
 
     def pairwise_types(self) -> str:
         """Float type chars whose reduction is NumPy's pairwise sum."""
@@ -190,7 +191,7 @@ def split_sig(sig: str, path: str) -> tuple[str, str]:
 
 
 _UFUNC_KEYS = ("name, aliases, family, nin, nout, identity, reorderable, overload, doc, "
-               "ulp, int_inputs_loop, signature, loop, " + ", ".join(TRAIT_KEYS))
+               "ulp, int_inputs_loop, signature, dense_at, loop, " + ", ".join(TRAIT_KEYS))
 
 
 def parse_entry(raw: dict, path: str) -> UfuncEntry:
@@ -220,6 +221,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
     ulp = _pop(raw, "ulp", int, path, 0)
     int_inputs_loop = _pop(raw, "int_inputs_loop", str, path, None)
     signature = _pop(raw, "signature", str, path, None)
+    dense_at = _pop(raw, "dense_at", bool, path, False)
     traits = _parse_traits(raw, path, nin, nout, overload)
     if signature is not None:
         check_core_signature(signature, nin, nout, f"{path}.signature")
@@ -315,7 +317,7 @@ def parse_entry(raw: dict, path: str) -> UfuncEntry:
         raise TableError(f"{path}.int_inputs_loop: {int_inputs_loop!r} is not one of this ufunc's "
                          f"signatures; list it under [[ufunc.loop]] or remove the key")
     entry = UfuncEntry(name, aliases, nin, nout, identity, reorderable, doc, ulp, tuple(groups),
-                       int_inputs_loop, signature, overload, traits, family)
+                       int_inputs_loop, signature, overload, traits, family, dense_at)
     check_order(entry, path)
     return entry
 

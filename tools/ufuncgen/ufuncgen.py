@@ -308,7 +308,8 @@ def scalar_file(fam, recs, ops_header, source, ns="gen"):
             continue
         a = r.scalar_args()
         ia = r.indexed_args()
-        indexed = f"&Indexed<{ia}>" if ia else "nullptr"
+        # Without dense_at, ufunc.at takes the general checked body only.
+        indexed = f"&Indexed<{ia}, {'true' if r.entry.dense_at else 'false'}>" if ia else "nullptr"
         ra = r.reduce_args()
         pw = ", true" if r.ins[0] in r.group.pairwise else ""
         red = f"&Reduce<{ra}{pw}>, nullptr, &Accumulate<{ra}>" if ra else "nullptr, nullptr, nullptr"

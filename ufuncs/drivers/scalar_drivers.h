@@ -336,7 +336,14 @@ inline int IndexedPick(char* const* args, const int64_t* steps, int64_t n, bool 
   return body([&](int64_t i) { return upd + i * us; });
 }
 
-template <class Op, int Nin, class T>
+// kDense (the table's dense_at): the dense case (int64 indices, same-typed
+// contiguous updates into a contiguous target axis) gets IndexedDense's
+// bodies, eight per loop; without it that case takes the general checked
+// body, as every other layout does. The table gives them to the ufuncs
+// whose at is a hot path (NumPy's indexed loops: add, subtract, multiply,
+// divide, floor_divide, minimum, maximum, fmin, fmax; and the bitwise and
+// logical ones): they are most of the scalar loops' code and build time.
+template <class Op, int Nin, class T, bool kDense>
 int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
             const int64_t* steps, void* aux) noexcept {
   const int64_t n = dims[0];
@@ -351,20 +358,22 @@ int Indexed(const LoopContext&, char* const* args, const int64_t* dims,
     char* base = args[0];
     const char* upd = Nin == 2 ? args[2] : nullptr;
     const int64_t us = Nin == 2 ? steps[2] : 0;
-    if (is == 8 && stride == kItem && (Nin == 1 || us == kItem)) {
-      // Measured: prefetching pays for targets of 8 MB and more (1e6 float64:
-      // 3.1-3.5 -> 2.6-2.9 ms; 1.5e6: 7.8-9.0 -> 5.7-5.9 ms), not for 4 MB
-      // and less. The development machine's 32 MiB L3 is shared on a VM.
-      const int64_t bytes = size * kItem;
-      auto dense = [&](auto body) {
-        constexpr int kBody = decltype(body)::value;
-        return ix->wrap ? IndexedDense<Op, Nin, T, kBody, true>(base, idx, upd, n, size, stop)
-                        : IndexedDense<Op, Nin, T, kBody, false>(base, idx, upd, n, size, stop);
-      };
-      if (ix->runs) return dense(std::integral_constant<int, 0>{});
-      if (bytes > (int64_t{1} << 22)) return dense(std::integral_constant<int, 2>{});
-      if (bytes > (int64_t{1} << 20)) return dense(std::integral_constant<int, 1>{});
-      return dense(std::integral_constant<int, 3>{});
+    if constexpr (kDense) {
+      if (is == 8 && stride == kItem && (Nin == 1 || us == kItem)) {
+        // Measured: prefetching pays for targets of 8 MB and more (1e6 float64:
+        // 3.1-3.5 -> 2.6-2.9 ms; 1.5e6: 7.8-9.0 -> 5.7-5.9 ms), not for 4 MB
+        // and less. The development machine's 32 MiB L3 is shared on a VM.
+        const int64_t bytes = size * kItem;
+        auto dense = [&](auto body) {
+          constexpr int kBody = decltype(body)::value;
+          return ix->wrap ? IndexedDense<Op, Nin, T, kBody, true>(base, idx, upd, n, size, stop)
+                          : IndexedDense<Op, Nin, T, kBody, false>(base, idx, upd, n, size, stop);
+        };
+        if (ix->runs) return dense(std::integral_constant<int, 0>{});
+        if (bytes > (int64_t{1} << 22)) return dense(std::integral_constant<int, 2>{});
+        if (bytes > (int64_t{1} << 20)) return dense(std::integral_constant<int, 1>{});
+        return dense(std::integral_constant<int, 3>{});
+      }
     }
     auto index_at = [&](int64_t i) {
       const int64_t v = LoadElem<int64_t>(idx + i * is);
