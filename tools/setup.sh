@@ -49,6 +49,8 @@ ufx_install_oracles() {
   # cannot import).
   "$PYTHON" -c "import dask.array, distributed" >/dev/null 2>&1 || missing+=("dask[array,distributed]")
   "$PYTHON" -c "import xarray, pandas" >/dev/null 2>&1 || missing+=(xarray pandas)
+  # pytest's workers: the test command runs the suites on both cores.
+  "$PYTHON" -c "import xdist" >/dev/null 2>&1 || missing+=(pytest-xdist)
   # The wheel's repair (bundling Highway) and the type checkers of the stubs;
   # pyright's nodejs extra brings node from PyPI.
   "$PYTHON" -c "import auditwheel" >/dev/null 2>&1 || missing+=(auditwheel)

@@ -41,7 +41,9 @@ LD_LIBRARY_PATH="$PWD/build/test-prefix/lib" ./build/test-consumer/consumer
 step "Python package: the wheel (pip wheel .), repaired by auditwheel, installed; its tests"
 ufx_wheel_install build/wheel
 step "  the Python suite"
-(cd /tmp && "$PYTHON" -m pytest -q -p no:cacheprovider "$OLDPWD/tests/python")
+# Two pytest workers (pytest-xdist): the suite is single-threaded Python
+# glue for the most part, so the two cores halve it.
+(cd /tmp && "$PYTHON" -m pytest -q -p no:cacheprovider -n 2 "$OLDPWD/tests/python")
 
 step "The repaired wheel in a fresh venv, with the system's Highway hidden"
 rm -rf build/wheel/venv
@@ -75,7 +77,7 @@ tail -n 4 build/docs/doctest/output.txt
 step "NumPy's own test_ufunc.py, test_umath.py and test_umath_accuracy.py with ufuncx's ufuncs in NumPy's place"
 echo "   (tests/numpy_suite: the known failures, object/datetime/string loops, are strict xfail)"
 (cd /tmp && PYTHONPATH="$OLDPWD/tests/numpy_suite" "$PYTHON" -m pytest -q -p no:cacheprovider \
-  -p ufuncx_numpy_shim --pyargs numpy._core.tests.test_ufunc numpy._core.tests.test_umath \
+  -n 2 -p ufuncx_numpy_shim --pyargs numpy._core.tests.test_ufunc numpy._core.tests.test_umath \
   numpy._core.tests.test_umath_accuracy)
 
 step "The hostile-call suite against the ASan+UBSan build of the Python module"
