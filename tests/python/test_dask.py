@@ -435,6 +435,54 @@ def test_persisted_indices_are_not_written(client, rng):
     same(idx.compute(), idx_np)
 
 
+def _most_alive(collection, group_of):
+    """The most groups alive at once in the order dask runs a collection's
+    graph: group_of(key) names the group a task belongs to (or None), and a
+    group lives from its first task to its last."""
+    from dask.order import order
+    life = {}
+    for key, p in order(dict(collection.__dask_graph__())).items():
+        g = group_of(key) if isinstance(key, tuple) else None
+        if g is not None:
+            life.setdefault(g, []).append(p)
+    spans = [(min(ps), max(ps)) for ps in life.values()]
+    return len(spans), max(sum(lo <= at <= hi for lo, hi in spans) for at, _ in spans)
+
+
+def test_at_keeps_the_larger_side_out_of_memory_in_dasks_order():
+    # A partition (a copy of one point chunk, split by block) lives from its
+    # task until the last block took its piece. When the points outweigh the
+    # target, at most two partitions are alive at once in the order dask
+    # runs the graph, not one per point chunk.
+    def partition_life(key):
+        if key[0].startswith("ufuncx-partition-"):
+            return key[1]
+        if key[0].startswith("ufuncx-scatter-") and len(key) == 3:
+            return key[2]  # block key[1]'s step for point chunk key[2]
+        return None
+    idx = np.arange(8000) % 997
+    t = da.zeros(997, chunks=170)
+    ux.add.at(t, da.from_array(idx, chunks=1000), da.ones(8000, chunks=1000))
+    assert _most_alive(t, partition_life) == (8, 2)
+    same(t.compute(scheduler="sync"), np.bincount(idx).astype(float))
+
+    # A target that outweighs the points keeps dask's own order (one block's
+    # chain to its end, then the next): a sum downstream frees each block
+    # once it is summed, so few are alive at once.
+    def block_life(key):
+        if key[0].startswith("ufuncx-scatter-") and len(key) == 3:
+            return key[1]
+        if key[0].startswith("sum-") and len(key) == 2:
+            return key[1]  # the block's partial sum
+        return None
+    big = da.zeros(80_000, chunks=10_000)
+    ux.add.at(big, da.from_array(idx, chunks=1000), da.ones(8000, chunks=1000))
+    total = big.sum()
+    blocks, most = _most_alive(total, block_life)
+    assert blocks == 8 and most <= 2
+    assert float(total.compute(scheduler="sync")) == 8000.0
+
+
 def test_persisted_target_and_earlier_results_are_not_written(client, rng):
     # Each destination block is a chain of steps, one per index chunk; the
     # first step that writes copies the block it was given, later steps

@@ -373,6 +373,10 @@ def _outer_block(ufunc, kwargs, a, b):
 
 # Points per chunk when the indices come as one NumPy array.
 _POINTS_PER_CHUNK = 1 << 23
+# How many point chunks' partitions may be alive at once in a partitioned
+# scatter: two keep both workers of a two-worker cluster partitioning while
+# the blocks apply the chunks before.
+_PARTITIONS_AHEAD = 2
 
 
 class _Spec:
@@ -425,11 +429,12 @@ def _checks_in_partition(spec):
             all(d == j for d, j in spec.pdims if j >= 0))
 
 
-def _partition(coords, updates, spec):
+def _partition(coords, updates, spec, *after):
     """One chunk of points split by destination block with the planner's
     partition step: (block-local coords, [updates of each operand], starts),
     block b's points at [starts[b], starts[b + 1]), in update order. Points
-    outside a partition dim are dropped here (the skip modes)."""
+    outside a partition dim are dropped here (the skip modes). `after`: the
+    markers this partition waits for (see _partitioned), unused."""
     cuts = [(j, bounds) for (_, j), bounds in zip(spec.pdims, spec.bounds)]
     fused = _checks_in_partition(spec)
     if fused:  # the partition step wraps, checks and raises itself, in its first pass
@@ -469,6 +474,12 @@ def _own_copy(b):
     return np.array(b, copy=True)
 
 
+def _applied(state):
+    """A marker that one chain step ran (no data: the step's block stays on
+    its worker)."""
+    return None
+
+
 def _apply_step(local, state, piece):
     """A destination block after one more chunk's piece, applied in update
     order. `state` is the block's operands as the graph gave them (a list:
@@ -499,23 +510,29 @@ def _partitioned(operands, coords, updates, spec_args, local):
     updates = [u.rechunk((pchunks,) + tuple((n,) for n in u.shape[1:])) for u in updates]
     token = tokenize(coords, *updates, *ops, spec.cols, spec.pdims, spec.bounds, spec.window,
                      mode, wrap, local)
-    part, piece, apply_ = f"ufuncx-partition-{token}", f"ufuncx-piece-{token}", \
-        f"ufuncx-scatter-{token}"
+    part, piece, apply_, done = (f"ufuncx-partition-{token}", f"ufuncx-piece-{token}",
+                                 f"ufuncx-scatter-{token}", f"ufuncx-applied-{token}")
     dsk = {}
     grid = [len(b) - 1 for b in bounds]
     nblocks = int(np.prod(grid))
     zeros = (0,) * (coords.ndim - 1)
-    for j in range(len(pchunks)):
-        dsk[(part, j)] = (_partition, (coords.name, j) + zeros,
-                          [(u.name, j) + (0,) * (u.ndim - 1) for u in updates], spec)
-        for b in range(nblocks):
-            dsk[(piece, j, b)] = (_piece, (part, j), b)
     # Each destination block is a chain over the point chunks, in their
     # order: its buffer takes chunk 0's piece, then chunk 1's, ... So the
-    # update order holds, and a chunk's partition is freed once every block
-    # took its piece (dask runs the chains' steps as the partitions come).
+    # update order holds. A chunk's partition (a copy of its points) is
+    # freed once every block took its piece. Left alone, dask's ordering
+    # runs one block's chain to its end before the next block starts: every
+    # partition is alive at once, but only one block is (the blocks after
+    # it are not made yet, the ones before may be consumed downstream). When
+    # the points are the larger side, chunk j's partition also waits until
+    # every block took chunk j - _PARTITIONS_AHEAD's piece (data-free
+    # markers): then at most that many partitions are alive, and every
+    # block is. Either way the larger of the two is never all in memory.
+    def nbytes(arrays):
+        return sum(float(a.nbytes) for a in arrays)
+    points_first = nbytes([coords, *updates]) > nbytes(ops)  # (nan with unknown chunks: no)
     pdim_pos = [d for d, _ in pdims]
     last = {}
+    steps = {j: [] for j in range(len(pchunks))}
     for index in itertools.product(*[range(len(c)) for c in chunks]):
         b = 0
         for d, g in zip(pdim_pos, grid):
@@ -524,8 +541,20 @@ def _partitioned(operands, coords, updates, spec_args, local):
         for j in range(len(pchunks)):
             key = (apply_,) + index + (j,)
             dsk[key] = (_apply_step, local, state, (piece, j, b))
+            steps[j].append(key)
             state = key
         last[index] = state
+    for j in range(len(pchunks)):
+        after = []
+        if points_first and j >= _PARTITIONS_AHEAD:
+            for key in steps[j - _PARTITIONS_AHEAD]:
+                marker = (done,) + key[1:]
+                dsk[marker] = (_applied, key)
+                after.append(marker)
+        dsk[(part, j)] = (_partition, (coords.name, j) + zeros,
+                          [(u.name, j) + (0,) * (u.ndim - 1) for u in updates], spec, *after)
+        for b in range(nblocks):
+            dsk[(piece, j, b)] = (_piece, (part, j), b)
     results = []
     for k, o in enumerate(ops):
         name = f"{apply_}-{k}"
