@@ -21,10 +21,10 @@ ufx_build build/test-release -DUFX_BUILD_TESTS=ON -DUFX_BUILD_BENCHMARKS=ON -DUF
 step "  ctest (release)"
 ctest --test-dir build/test-release --output-on-failure -j2
 
-step "C++ tests under AddressSanitizer + UBSan with clang (static Highway target, plain x86-64),"
+step "C++ tests under AddressSanitizer + UBSan with clang (static Highway target),"
 echo "   the fuzz corpus replayed and a libFuzzer smoke run"
 ufx_build build/test-asan -DCMAKE_CXX_COMPILER=clang++ -DUFX_BUILD_TESTS=ON -DUFX_SANITIZE=ON \
-  -DUFX_FUZZ=ON -DUFX_HWY_STATIC_ONLY=ON -DUFX_X86_64_V2=OFF -DUFX_BUILD_PYTHON=ON -DCMAKE_BUILD_TYPE=None \
+  -DUFX_FUZZ=ON -DUFX_HWY_STATIC_ONLY=ON -DUFX_BUILD_PYTHON=ON -DCMAKE_BUILD_TYPE=None \
   -DCMAKE_CXX_FLAGS=-O1
 step "  ctest (ASan + UBSan)"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -469,6 +469,7 @@ int GPred1(const LoopContext&, char* const* args, const int64_t* dims, const int
   const size_t n = static_cast<size_t>(dims[0]);
   uint8_t* o = reinterpret_cast<uint8_t*>(args[1]);
   if constexpr (requires { Op::kConstant; }) {
+    if (n == 0) return 0;  // (memset takes no null pointer, even for 0 bytes)
     if (steps[1] == 1) {
       std::memset(o, Op::kConstant ? 1 : 0, n);
     } else {
