@@ -27,10 +27,9 @@ def _stacklevel():
     return level
 
 
-try:  # NumPy 2.x keeps its error state in a context variable holding a capsule
-    from numpy._core.umath import _extobj_contextvar
-except ImportError:  # pragma: no cover - other NumPy layouts
-    _extobj_contextvar = None
+# NumPy 2.x keeps its error state in a context variable holding a capsule
+# (None where a NumPy lays it out otherwise: then np.geterr() every time).
+_extobj_contextvar = getattr(sys.modules.get("numpy._core.umath"), "_extobj_contextvar", None)
 _last_state = (None, None)  # (NumPy's capsule, np.geterr() of it), held alive
 
 
