@@ -78,6 +78,37 @@ def report(name, times):
     print(f"{name:44s} ufuncx {u * 1e3:8.3f} ms  {cells}")
 
 
+def one_thread(measure):
+    ux.set_num_threads(1)
+    try:
+        return measure()
+    finally:
+        ux.set_num_threads(0)
+
+
+GOALS = []  # (case, ufuncx / best of numpy.add.at, torch, jax; / bincount; 1 / 2 threads)
+
+
+def goals(name, size, times):
+    rivals = [v for k, v in times.items() if k in ("numpy.add.at", "jax jit") or
+              k.startswith("torch")]
+    u = times["ufuncx"]
+    GOALS.append((name, size, u / min(rivals), u / times["bincount"],
+                  times["ufuncx 1 thread"] / u))
+
+
+def print_goals():
+    # Issue 19's scatter goals: from 1e6 updates, at most 0.6 of the best of
+    # numpy.add.at, torch and jax and at most 0.8 of bincount at every target
+    # size; two threads at least 1.6x one for targets from 1e5.
+    print("\ngoals: ufuncx/best rival <= 0.6, ufuncx/bincount <= 0.8, "
+          "2 threads >= 1.6x 1 thread (targets from 1e5)")
+    for name, size, vs_rival, vs_bincount, speedup in GOALS:
+        ok = vs_rival <= 0.6 and vs_bincount <= 0.8 and (size < 10**5 or speedup >= 1.6)
+        print(f"  {name:44s} {vs_rival:5.2f}  {vs_bincount:5.2f}  {speedup:5.2f}x"
+              f"  {'met' if ok else 'not met'}")
+
+
 def add_at_cases(sizes, n, r, base):
     rng = np.random.default_rng(0)
     torch, jax = r.get("torch"), r.get("jax")
@@ -89,6 +120,7 @@ def add_at_cases(sizes, n, r, base):
         u = rng.random(idx.shape[0])
         t = np.zeros(size)
         times = {"ufuncx": best(lambda: ux.add.at(t, idx, u)),
+                 "ufuncx 1 thread": one_thread(lambda: best(lambda: ux.add.at(t, idx, u))),
                  "numpy.add.at": best(lambda: np.add.at(t, idx, u), repeats=3),
                  "bincount": best(lambda: np.add(t, np.bincount(idx, u, minlength=size), out=t)),
                  "c++ loop": best(lambda: base(t, idx, u))}
@@ -102,6 +134,7 @@ def add_at_cases(sizes, n, r, base):
             f(jt, ji, ju).block_until_ready()
             times["jax jit"] = best(lambda: f(jt, ji, ju).block_until_ready())
         report(name, times)
+        goals(name, size, times)
 
 
 def other_cases(r, quick):
@@ -172,6 +205,7 @@ def main():
     sizes = [10**3, 10**5, 10**6] + ([] if a.quick else [10**7])
     add_at_cases(sizes, 10**6, r, baseline())
     other_cases(r, a.quick)
+    print_goals()
     if a.json:
         import _record
         _record.save(a.json, "python benchmarks/scatter.py" + (" --quick" if a.quick else ""),

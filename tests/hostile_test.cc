@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <vector>
 
 #include "generated.h"
@@ -120,6 +121,45 @@ TEST(Hostile, IndexedSlotStopsAtAnIndexOutsideTheTarget) {
         ASSERT_EQ(loop->slots.indexed(LoopContext{"add"}, args, &n, steps, &ix), 0);
         EXPECT_EQ(stop, 0);
         EXPECT_EQ(base[0], 0.0);
+      }
+    }
+  }
+}
+
+// A writer that owns a slice [lo, lo + size) of the target (the sorted split)
+// stops at the first index outside its slice, below or above it, including
+// indices whose difference from lo overflows int64, and writes nothing
+// outside it; every body (runs, plain, prefetching, strided indices).
+TEST(Hostile, IndexedSlotWithALowerBoundStopsOutsideItsSlice) {
+  const Loop* loop = nullptr;
+  for (const Loop& l : GetUfunc("add").loops()) {
+    if (l.types[0] == DType::kFloat64 && l.types[1] == DType::kFloat64) loop = &l;
+  }
+  ASSERT_TRUE(loop && loop->slots.indexed);
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  for (bool runs : {false, true}) {
+    for (int64_t istep : {int64_t{8}, int64_t{16}}) {
+      for (int64_t total : {int64_t{16}, int64_t{1} << 20}) {
+        const int64_t lo = total / 2, size = total / 4;  // the slice [lo, lo + size)
+        for (int64_t bad : {lo - 1, lo + size, int64_t{-1}, kMin, kMin + lo - 1,
+                            std::numeric_limits<int64_t>::max()}) {
+          std::vector<double> t(static_cast<size_t>(total), 0.0);
+          const int64_t raw[] = {lo, lo, lo + size - 1, bad, lo, lo + 1};
+          std::vector<int64_t> idx(6 * static_cast<size_t>(istep / 8), 0);
+          for (size_t k = 0; k < 6; ++k) idx[k * static_cast<size_t>(istep / 8)] = raw[k];
+          const double upd[] = {1, 2, 4, 8, 16, 32};
+          int64_t n = 6, stop = -1;
+          IndexedIndices ix{size, 8, false, runs, &stop, lo};
+          char* args[3] = {reinterpret_cast<char*>(t.data()), reinterpret_cast<char*>(idx.data()),
+                           reinterpret_cast<char*>(const_cast<double*>(upd))};
+          const int64_t steps[3] = {0, istep, 8};
+          ASSERT_EQ(loop->slots.indexed(LoopContext{"add"}, args, &n, steps, &ix), 0);
+          EXPECT_EQ(stop, 3) << bad;
+          for (int64_t k = 0; k < total; ++k) {
+            const double want = k == lo ? 3.0 : k == lo + size - 1 ? 4.0 : 0.0;
+            EXPECT_EQ(t[static_cast<size_t>(k)], want) << k << " bad " << bad;
+          }
+        }
       }
     }
   }

@@ -302,6 +302,24 @@ def test_byte_swapped_targets_and_indices_as_numpy():
     np.testing.assert_array_equal(a, [1, 2, 3, 4])  # unchanged after the error
 
 
+def _at_on_one_and_two_threads(name, base, idx, vals):
+    """NumPy's name.at on a copy of base, and ufuncx's with 1 and 2 threads."""
+    want = base.copy()
+    with np.errstate(all="ignore"):
+        getattr(np, name).at(want, idx, vals)
+    results = []
+    for threads in (1, 2):
+        ux.set_num_threads(threads)
+        try:
+            got = base.copy()
+            with np.errstate(all="ignore"):
+                getattr(ux, name).at(got, idx, vals)
+        finally:
+            ux.set_num_threads(0)
+        results.append((threads, got))
+    return want, results
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.float64, np.complex128,
                                    np.clongdouble])
 @pytest.mark.parametrize("name", ["add", "multiply", "maximum"])
@@ -320,19 +338,91 @@ def test_at_splits_large_targets_between_two_writers_bit_for_bit(dtype, name):
         else rng.integers(-50, 50, size).astype(dtype)
     if dtype == np.float16 and name == "multiply":
         vals = np.where(np.abs(vals) > 1.5, np.float16(1.0), vals)
-    want = base.copy()
-    with np.errstate(all="ignore"):
-        getattr(np, name).at(want, idx, vals)
-    for threads in (1, 2):
-        ux.set_num_threads(threads)
-        try:
-            got = base.copy()
-            with np.errstate(all="ignore"):
-                getattr(ux, name).at(got, idx, vals)
-        finally:
-            ux.set_num_threads(0)
+    want, results = _at_on_one_and_two_threads(name, base, idx, vals)
+    for threads, got in results:
         if dtype == np.clongdouble:  # (by value: long double padding bytes hold garbage)
             assert np.array_equal(got, want, equal_nan=True), (threads, name)
             assert np.array_equal(np.signbit(got.real), np.signbit(want.real))
         else:
             assert got.tobytes() == want.tobytes(), (threads, name, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.complex128])
+@pytest.mark.parametrize("name", ["add", "subtract", "divide", "maximum"])
+@pytest.mark.parametrize("shape", ["sorted", "sorted_tail_shuffled", "one_index_past_half",
+                                   "sorted_strided_updates"])
+def test_sorted_indices_split_between_two_writers_bit_for_bit(dtype, name, shape):
+    # Sorted indices (runs of equal ones) into a target the index array
+    # outweighs: the updates are cut at a run boundary near the middle and
+    # each writer owns the positions from its first index on, checking every
+    # index against its range. Data that only looks sorted (a sorted prefix,
+    # a shuffled tail) stops a writer: the target is restored and the
+    # one-thread pass gives the result. Bit for bit NumPy's, either way.
+    if name == "divide" and np.dtype(dtype).kind == "i":
+        name = "floor_divide"
+    if name == "maximum" and dtype == np.complex128:
+        name = "multiply"
+    rng = np.random.default_rng(5)
+    n, size = 300_001, 20_000
+    idx = np.sort(rng.integers(0, size, n))
+    if shape == "sorted_tail_shuffled":
+        tail = idx[n // 2 + 10:]
+        rng.shuffle(tail)
+    elif shape == "one_index_past_half":
+        idx[n // 3:] = size - 1  # (the cut moves to the end: one writer)
+    kind = np.dtype(dtype).kind
+    if kind == "i":
+        vals = rng.integers(1, 4, n).astype(dtype)
+        base = rng.integers(-50, 50, size).astype(dtype)
+    else:
+        vals = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(dtype)
+        if kind == "c":
+            vals = vals + 1j * vals[::-1]
+        base = (rng.standard_normal(size) * 100).astype(dtype)
+    if shape == "sorted_strided_updates":
+        vals = np.repeat(vals, 2)[::2]
+    want, results = _at_on_one_and_two_threads(name, base, idx, vals)
+    for threads, got in results:
+        assert got.tobytes() == want.tobytes(), (threads, name, dtype, shape)
+
+
+@pytest.mark.parametrize("where", ["first_half", "second_half", "at_cut", "last"])
+def test_sorted_split_with_a_bad_index_changes_nothing(where, rng):
+    # An index out of bounds in either writer's part (or where the parts
+    # meet), and a failing combiner in either: IndexError / ValueError, the
+    # target as before, and no floating-point warning from the undone work.
+    n, size = 200_001, 5_000
+    idx = np.sort(rng.integers(0, size, n))
+    pos = {"first_half": n // 4, "second_half": 3 * n // 4, "at_cut": n // 2, "last": n - 1}[where]
+    a = rng.standard_normal(size)
+    before = a.copy()
+    for bad in (size, -1 - size, 2**62):
+        bad_idx = idx.copy()
+        bad_idx[pos] = bad
+        with pytest.raises(IndexError, match="out of bounds"):
+            ux.add.at(a, bad_idx, 1.0)
+        assert_same(a, before)
+    ints = rng.integers(-5, 5, size)
+    ints_before = ints.copy()
+    exps = np.full(n, 2)
+    exps[pos] = -1
+    with pytest.raises(ValueError, match="Integers to negative integer powers"):
+        ux.power.at(ints, idx, exps)
+    assert_same(ints, ints_before)
+    # A split that stops part-way leaves no floating-point flag behind: the
+    # indices look sorted up to the middle, where the second writer (owning
+    # bins 5-9) first adds 1e308 twice to bins 5 and 9 - inf, an overflow -
+    # before it meets bin 0 and stops. In order those two updates follow the
+    # first half's -1e308 in each bin: no overflow, and none must be raised.
+    half = 100_000
+    idx = np.concatenate([np.repeat(np.arange(10), half // 10), [5, 5, 9, 9],
+                          rng.integers(0, 10, half - 4)])
+    vals = np.zeros(idx.size)
+    vals[np.arange(10) * (half // 10)] = -1e308
+    vals[half:half + 4] = 1e308
+    want = np.zeros(10)
+    np.add.at(want, idx, vals)
+    got = np.zeros(10)
+    with np.errstate(over="raise"):
+        ux.add.at(got, idx, vals)
+    assert_same(got, want)

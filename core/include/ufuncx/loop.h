@@ -43,13 +43,16 @@ enum LoopStatus : int {
 // during the call can stop the loop but never send a write outside the
 // operand. `runs` is a hint that many neighbouring indices are equal
 // (sorted data): the loop may then take a body that combines each run in a
-// register.
+// register. `lo` moves the accepted range to [lo, lo + size) (offsets stay
+// i * stride): a writer that owns one slice of the operand stops at the
+// first index outside it. Wrapping is used with lo = 0 only.
 struct IndexedIndices {
   int64_t size;
   int64_t stride;
   bool wrap;
   bool runs = false;
   int64_t* stop = nullptr;
+  int64_t lo = 0;
 };
 
 // `reduce` (same-typed binary loops): args[0] == args[2] is the accumulator

@@ -17,8 +17,9 @@ namespace ufuncx {
 // 6: PluginUfunc::traits, Loop without its shard name; 7: PluginUfunc's
 // aliases and int_inputs_loop, PluginSpec::simd_targets (the built-ins are
 // described by the same spec and registered by the same path); 8:
-// LoopSlots::gather_strided; 9: LoopSlots::strided_simd.
-inline constexpr int kPluginAbiVersion = 9;
+// LoopSlots::gather_strided; 9: LoopSlots::strided_simd; 10:
+// IndexedIndices::lo.
+inline constexpr int kPluginAbiVersion = 10;
 
 // One table entry: a new ufunc, or (overload) loops for an existing one,
 // appended after its loops in table order.

@@ -97,8 +97,11 @@ template <class T>
 void CountRuns(const T* p, int64_t n, IndexScan* r) {
   const int64_t m = std::min(n, kRunSample);
   r->pairs_sampled = std::max<int64_t>(m - 1, 0);
-  r->equal_neighbours = 0;
-  for (int64_t i = 0; i + 1 < m; ++i) r->equal_neighbours += p[i] == p[i + 1];
+  r->equal_neighbours = r->descending_pairs = 0;
+  for (int64_t i = 0; i + 1 < m; ++i) {
+    r->equal_neighbours += p[i] == p[i + 1];
+    r->descending_pairs += p[i] > p[i + 1];
+  }
 }
 }  // namespace
 

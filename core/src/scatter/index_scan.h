@@ -11,9 +11,12 @@ struct IndexScan {
   bool has_negative = false;     // some p[i] < 0
   // Runs, from a prefix of the array: of `pairs_sampled` neighbour pairs
   // (p[i], p[i + 1]), how many are equal.
+  // descending_pairs: of those pairs, how many have p[i] > p[i + 1].
   int64_t pairs_sampled = 0;
   int64_t equal_neighbours = 0;
+  int64_t descending_pairs = 0;
   bool runs() const { return pairs_sampled > 0 && equal_neighbours * 2 >= pairs_sampled; }
+  bool sorted_prefix() const { return descending_pairs == 0; }
 };
 
 // One Highway pass over a contiguous index array p[0..n).

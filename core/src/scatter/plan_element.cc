@@ -4,6 +4,7 @@
 // copy of a small strided target.
 #include <algorithm>
 #include <atomic>
+#include <cfenv>
 #include <cstring>
 #include <vector>
 #include <optional>
@@ -82,6 +83,53 @@ bool DirectInt64(const PlanInputs& in, const IndexColumn<int64_t>& col, bool has
   return stop == m;
 }
 
+// Sorted indices split between writers: the updates are cut at run
+// boundaries near n * w / workers, and writer w owns the target positions
+// from its first index up to the next writer's first index. Each writer
+// checks every index against its own range as it writes
+// (IndexedIndices::lo), so on sorted data each destination has one writer,
+// which applies its updates in order: the one-thread result bit for bit.
+// On other data a writer stops early, and the caller restores the target.
+// Returns whether every writer finished. Each run is combined in a
+// register, so one thread waits on the combiner's latency and two halve
+// the wait: 1e6 sorted float64 updates into 1e5, 1.7-2.9 ms on one thread,
+// 0.9-1.5 ms on two; into 1e3, 0.8-1.2 -> 0.4-0.7 ms (noisy VM).
+bool SplitRuns(const PlanInputs& in, const IndexColumn<int64_t>& col, int workers) {
+  const ArrayView& op = in.r.operands[0];
+  const int64_t n = col.n, size = col.size;
+  auto index_at = [&](int64_t i) {
+    int64_t v;
+    std::memcpy(&v, col.ip + i * col.istep, 8);
+    return v;
+  };
+  std::vector<int64_t> cut(static_cast<size_t>(workers) + 1), first(cut.size());
+  cut[0] = 0;
+  first[0] = 0;
+  cut[workers] = n;
+  first[workers] = size;
+  for (int w = 1; w < workers; ++w) {
+    int64_t c = std::max(n * w / workers, cut[w - 1] + 1);
+    const int64_t v = index_at(c - 1);
+    while (c < n && index_at(c) == v) ++c;
+    cut[w] = c;
+    first[w] = c < n ? index_at(c) : size;
+    // Each writer's range must be a non-empty slice of [0, size).
+    if (c >= n || first[w] <= first[w - 1] || first[w] >= size) return false;
+  }
+  const int64_t stride = op.strides[col.dim], ustep = in.c.row_update_strides[0][0];
+  std::vector<char> finished(static_cast<size_t>(workers), 0);
+  RunWorkers(workers, [&](int w) {
+    int64_t m = cut[w + 1] - cut[w], stop = 0;
+    IndexedIndices ix{first[w + 1] - first[w], stride, false, true, &stop, first[w]};
+    char* args[3] = {op.data, const_cast<char*>(col.ip) + cut[w] * col.istep,
+                     in.r.updates[0].data + cut[w] * ustep};
+    const int64_t steps[3] = {0, col.istep, ustep};
+    CheckStatus(in.loop->slots.indexed(in.ctx, args, &m, steps, &ix), in.ctx.ufunc_name);
+    finished[static_cast<size_t>(w)] = stop == m;
+  });
+  return std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; });
+}
+
 // Small target, many updates: one pass instead of two. The slot checks
 // each index as it goes (where a run starts, when it combines runs) and
 // stops before the first one outside [0, size); the target is saved first.
@@ -111,12 +159,21 @@ void FusedInt64(const PlanInputs& in, const IndexColumn<int64_t>& col) {
   try {
     // Runs, judged from the first indices, pick the body that combines
     // them in a register; without runs the plain body is faster.
-    const bool runs = ScanIndices(reinterpret_cast<const int64_t*>(col.ip),
-                                  std::min<int64_t>(col.n, 256), 0, col.size)
-                          .runs();
+    const IndexScan prefix = ScanIndices(reinterpret_cast<const int64_t*>(col.ip),
+                                         std::min<int64_t>(col.n, 256), 0, col.size);
     IndexColumn<int64_t> unwrapped = col;
     unwrapped.policy = BoundsPolicy(Bounds::kRaise);
-    done = DirectInt64(in, unwrapped, false, runs);
+    const int workers = std::min({in.r.max_threads, 2, Cores()});
+    if (prefix.runs() && prefix.sorted_prefix() && workers >= 2 && col.n >= kParallelMinUpdates) {
+      const int flags = std::fetestexcept(FE_ALL_EXCEPT);
+      done = SplitRuns(in, unwrapped, workers);
+      if (!done) {  // not sorted after all: undone, flags included
+        restore();
+        std::feclearexcept(FE_ALL_EXCEPT);
+        if (flags) std::feraiseexcept(flags);
+      }
+    }
+    if (!done) done = DirectInt64(in, unwrapped, false, prefix.runs());
   } catch (...) {
     restore();
     throw;
