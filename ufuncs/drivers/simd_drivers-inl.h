@@ -660,6 +660,21 @@ int CMapReal1(const LoopContext&, char* const* args, const int64_t* dims,
   return 0;
 }
 
+// Bools into a contiguous output, whole byte vectors at a time: blocks of
+// kMasksPerByteVector<T> vectors, mask_at(j) the mask of lanes j on.
+// Returns how many elements it wrote (whole blocks; the caller does the
+// rest a vector at a time).
+template <class D, class MaskAt>
+HWY_INLINE size_t PackedPredicates(D d, size_t n, uint8_t* o, MaskAt mask_at) {
+  const size_t N = hn::Lanes(d), block = kMasksPerByteVector<hn::TFromD<D>> * N;
+  if (block == N) return 0;  // (one-byte lanes: MaskToBytes stores whole vectors)
+  size_t i = 0;
+  for (; i + block <= n; i += block) {
+    MaskToBytesPacked(d, [&](size_t k) { return mask_at(i + k * N); }, o + i);
+  }
+  return i;
+}
+
 // (T) -> bool; the op returns a mask, or is the constant Op::kConstant
 // (isnan of an integer: the input is not read, as NumPy does not read it).
 template <class Op, class T>
@@ -675,7 +690,7 @@ int Pred1(const LoopContext&, char* const* args, const int64_t* dims,
   uint8_t* o = reinterpret_cast<uint8_t*>(args[1]);
   const bool ba = steps[0] == 0;
   const Op op;
-  size_t i = 0;
+  size_t i = ba ? 0 : PackedPredicates(d, n, o, [&](size_t j) { return op(d, hn::LoadU(d, a + j)); });
   for (; i + N <= n; i += N) MaskToBytes(d, op(d, LoadArg(d, a, ba, i)), o + i);
   if (i < n) {
     MaskToBytesTail(d, op(d, LoadArgTail(d, a, ba, i, n - i)), o + i, n - i);
@@ -694,7 +709,16 @@ int Pred2(const LoopContext&, char* const* args, const int64_t* dims,
   uint8_t* o = reinterpret_cast<uint8_t*>(args[2]);
   const bool ba = steps[0] == 0, bb = steps[1] == 0;
   const Op op;
-  size_t i = 0;
+  // (the packed loop with the broadcasts known at compile time: no branch
+  // per vector)
+  auto packed = [&](auto bcast_a, auto bcast_b) {
+    return PackedPredicates(d, n, o, [&](size_t j) {
+      return op(d, LoadArg(d, a, bcast_a(), j), LoadArg(d, b, bcast_b(), j));
+    });
+  };
+  const std::true_type bcast;
+  const std::false_type whole;
+  size_t i = ba ? (bb ? 0 : packed(bcast, whole)) : bb ? packed(whole, bcast) : packed(whole, whole);
   for (; i + N <= n; i += N) {
     MaskToBytes(d, op(d, LoadArg(d, a, ba, i), LoadArg(d, b, bb, i)), o + i);
   }

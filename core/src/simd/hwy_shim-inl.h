@@ -9,6 +9,8 @@
 //                                the data does not raise)
 //   StoreTail(d, v, p, count)    stores the first count lanes
 //   MaskToBytes(d, mask, out)    writes Lanes(d) bytes of 0/1 (NumPy bools)
+//   MaskToBytesPacked(d, mask, out)  the same for kMasksPerByteVector<T>
+//                                masks, one whole vector of bytes at a time
 //   AnyGe(a, b), AnyLe(a, b)     ordered comparisons for every lane type
 //   UFX_HWY_VERSION              major*10000 + minor*100 + patch
 
@@ -139,6 +141,72 @@ HWY_INLINE void MaskToBytesTail(D d, M m, uint8_t* out, size_t count) {
   HWY_ALIGN uint8_t buf[HWY_MAX_BYTES];
   MaskToBytes(d, m, buf);
   std::memcpy(out, buf, count);
+}
+
+// kMasksPerByteVector<T> masks of T lanes hold one vector of bytes:
+// MaskToBytesPacked(d, mask, out) writes their bools, mask(k) giving lanes
+// k * Lanes(d) on, as whole byte vectors (NumPy's comparison loops pack the
+// same way): each halving step takes the low half of every lane of two
+// vectors of 0 / all-ones lanes, in order (ConcatEven, in both versions).
+template <class T>
+inline constexpr size_t kMasksPerByteVector = HWY_TARGET == HWY_SCALAR ? 1 : sizeof(T);
+
+template <class V>
+HWY_INLINE auto HalveMaskLanes(V lo, V hi) {
+  using D = hn::DFromV<V>;
+  const hn::Repartition<hwy::MakeNarrow<hn::TFromV<V>>, D> dn;
+  return hn::ConcatEven(dn, hn::BitCast(dn, hi), hn::BitCast(dn, lo));
+}
+
+template <class D, class MaskAt>
+HWY_INLINE void MaskToBytesPacked(D d, MaskAt mask, uint8_t* out) {
+  using T = hn::TFromD<D>;
+  constexpr size_t kMasks = kMasksPerByteVector<T>;
+#if HWY_TARGET <= HWY_AVX3 && HWY_ARCH_X86
+  // AVX-512: each mask register holds its lanes' bits; they go out as the
+  // bits of one byte mask, which selects ones.
+  if constexpr (kMasks > 1) {
+    constexpr size_t kBytes = hn::MaxLanes(D()) / 8;  // (8 or more lanes a vector)
+    uint8_t bits[kBytes * kMasks + 8] = {};
+    for (size_t k = 0; k < kMasks; ++k) hn::StoreMaskBits(d, mask(k), bits + k * kBytes);
+    const hn::Repartition<uint8_t, D> d8;
+    hn::StoreU(hn::IfThenElseZero(hn::LoadMaskBits(d8, bits), hn::Set(d8, 1)), d8, out);
+    return;
+  }
+#elif HWY_TARGET == HWY_AVX2
+  // AVX2, 32-bit lanes: NumPy's packing - signed saturating packs keep 0 and
+  // -1, each within its 128-bit half, and one lane permute puts the four
+  // bytes groups in order.
+  if constexpr (kMasks == 4) {
+    const hn::RebindToSigned<D> di;
+    auto v = [&](size_t k) { return hn::BitCast(di, hn::VecFromMask(d, mask(k))).raw; };
+    const __m256i p01 = _mm256_packs_epi32(v(0), v(1));
+    const __m256i p23 = _mm256_packs_epi32(v(2), v(3));
+    const __m256i p = _mm256_packs_epi16(p01, p23);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i ones = _mm256_abs_epi8(_mm256_permutevar8x32_epi32(p, order));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), ones);
+    return;
+  }
+#endif
+  if constexpr (kMasks == 1) {
+    MaskToBytes(d, mask(0), out);
+  } else {
+    const hn::RebindToUnsigned<D> du;
+    auto v = [&](size_t k) { return hn::BitCast(du, hn::VecFromMask(d, mask(k))); };
+    const hn::Repartition<uint8_t, D> d8;
+    if constexpr (kMasks == 2) {
+      const auto r = HalveMaskLanes(v(0), v(1));
+      hn::StoreU(hn::And(hn::BitCast(d8, r), hn::Set(d8, 1)), d8, out);
+    } else if constexpr (kMasks == 4) {
+      const auto r = HalveMaskLanes(HalveMaskLanes(v(0), v(1)), HalveMaskLanes(v(2), v(3)));
+      hn::StoreU(hn::And(hn::BitCast(d8, r), hn::Set(d8, 1)), d8, out);
+    } else {
+      const auto lo = HalveMaskLanes(HalveMaskLanes(v(0), v(1)), HalveMaskLanes(v(2), v(3)));
+      const auto hi = HalveMaskLanes(HalveMaskLanes(v(4), v(5)), HalveMaskLanes(v(6), v(7)));
+      hn::StoreU(hn::And(hn::BitCast(d8, HalveMaskLanes(lo, hi)), hn::Set(d8, 1)), d8, out);
+    }
+  }
 }
 
 }  // namespace ufuncx::simd::HWY_NAMESPACE
