@@ -224,3 +224,32 @@ TEST(Memory, LargeBlocksAreReusedSafely) {
   const ufuncx::Array z = ufuncx::Array::Zeros(ufuncx::DType::kInt64, {1 << 20});
   for (int64_t i = 0; i < z.size(); ++i) ASSERT_EQ(z.typed<int64_t>()[i], 0);
 }
+
+// Blocks from 64 KiB to 1 MiB are kept apart from the large ones: a cache-
+// sized result made again and again lands where the last one was, and a
+// stream of them never pushes a kept large block out.
+TEST(Memory, CacheSizedBlocksAreKeptApartFromLargeOnes) {
+  const size_t kib = size_t{1} << 10, mib = kib << 10;
+  ufuncx::ReleaseRetainedMemory();
+  void* big = ufuncx::AllocateBlock(8 * mib);
+  ASSERT_NE(big, nullptr);
+  ufuncx::FreeBlock(big, 8 * mib);
+  void* first = ufuncx::AllocateBlock(400 * kib);
+  ASSERT_NE(first, nullptr);
+  EXPECT_NE(first, big);  // (far smaller than the kept large block)
+  ufuncx::FreeBlock(first, 400 * kib);
+  for (int i = 0; i < 5; ++i) {
+    void* again = ufuncx::AllocateBlock(400 * kib);
+    EXPECT_EQ(again, first) << i;
+    std::memset(again, i, 400 * kib);
+    void* other = ufuncx::AllocateBlock(100 * kib);  // (both small slots in use below)
+    ufuncx::FreeBlock(other, 100 * kib);
+    ufuncx::FreeBlock(again, 400 * kib);
+  }
+  void* big_again = ufuncx::AllocateBlock(8 * mib);
+  EXPECT_EQ(big_again, big);  // still kept after every small block came and went
+  ufuncx::FreeBlock(big_again, 8 * mib);
+  void* tiny = ufuncx::AllocateBlock(32 * kib);  // below 64 KiB: plain memory, freed at once
+  ufuncx::FreeBlock(tiny, 32 * kib);
+  EXPECT_GE(ufuncx::ReleaseRetainedMemory(), 8 * mib);
+}

@@ -1,8 +1,9 @@
 // The allocator behind every Array ufuncx makes (and the Python module's
 // large results, and the planner's scratch space): 64-byte aligned blocks,
 // transparent huge pages from 4 MiB, and the last two freed blocks of 1 MiB
-// or more kept for a second so a loop that makes a large result each time
-// does not fault its pages in afresh. What is kept is capped (256 MiB, and
+// or more (and, apart, the last two from 64 KiB) kept for a second so a
+// loop that makes a large result each time does not fault its pages in
+// afresh, nor write a cache-sized one to memory that left the caches. What is kept is capped (256 MiB, and
 // no more than 1/32 of the machine's memory) and freed by a helper thread
 // once it has waited a second unused, so an idle process holds nothing.
 #pragma once
