@@ -633,6 +633,50 @@ TEST(IndexScan, MatchesScalarReferenceOnEveryTarget) {
   hwy::SetSupportedTargetsForTest(0);
 }
 
+// The split scatter's writer pass keeps, in order, exactly the (wrapped)
+// indices of its slice and their updates, on every target, for every count
+// through a few vectors, with indices at the slice's edges, negative ones
+// (wrapped or not) and the int64 extremes.
+TEST(IndexScan, KeepSliceMatchesScalarReferenceOnEveryTarget) {
+  std::mt19937_64 rng(11);
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  const int64_t size = 20;
+  for (int64_t target : internal::CompiledSimdTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    for (int64_t n = 0; n <= 40; ++n) {
+      std::vector<int64_t> idx(static_cast<size_t>(n));
+      std::vector<uint64_t> upd(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) {
+        const uint64_t r = rng();
+        idx[i] = r % 11 == 0 ? kMin : r % 11 == 1 ? kMax : static_cast<int64_t>(r % 50) - 25;
+        upd[i] = rng();
+      }
+      for (int64_t wrap : {int64_t{0}, size}) {
+        for (const auto& [lo, span] : {std::pair<int64_t, int64_t>{0, 10}, {10, 10}, {0, 20}, {5, 1}}) {
+          std::vector<int64_t> want_idx;
+          std::vector<uint64_t> want_upd;
+          for (int64_t i = 0; i < n; ++i) {
+            const int64_t v = idx[i] < 0 && wrap ? idx[i] + wrap : idx[i];
+            if (v >= lo && v - lo < span) want_idx.push_back(v), want_upd.push_back(upd[i]);
+          }
+          std::vector<int64_t> kept(static_cast<size_t>(n + internal::kKeepSliceSlack));
+          std::vector<uint64_t> kept_upd(kept.size());
+          const int64_t k = internal::KeepSlice64(idx.data(), upd.data(), n, wrap, lo, span,
+                                                  kept.data(), kept_upd.data());
+          ASSERT_EQ(k, static_cast<int64_t>(want_idx.size())) << "n=" << n << " lo=" << lo;
+          for (int64_t j = 0; j < k; ++j) {
+            ASSERT_EQ(kept[j], want_idx[j]) << "n=" << n << " j=" << j;
+            ASSERT_EQ(kept_upd[j], want_upd[j]) << "n=" << n << " j=" << j;
+          }
+        }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
 // One bounds policy: Land(), the one-index form the index column uses,
 // agrees with Fit() for a window of extent 1 (the walker's form), under
 // every policy, for indices in, around and far outside a dim; and both

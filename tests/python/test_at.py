@@ -426,3 +426,49 @@ def test_sorted_split_with_a_bad_index_changes_nothing(where, rng):
     with np.errstate(over="raise"):
         ux.add.at(got, idx, vals)
     assert_same(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.float32, np.complex128])
+@pytest.mark.parametrize("name", ["add", "subtract", "maximum"])
+def test_random_updates_into_cache_sized_targets_split_bit_for_bit(dtype, name):
+    # A target of 512 KiB or more, many random updates (more than the
+    # target holds: the target is saved, nothing is checked first): two
+    # writers each keep the updates landing in their half (a Highway
+    # compress pass for 8-byte items), negative indices wrapped. NumPy's
+    # result bit for bit, on one thread and two.
+    if name == "maximum" and dtype == np.complex128:
+        name = "multiply"
+    rng = np.random.default_rng(11)
+    size = (600 << 10) // np.dtype(dtype).itemsize
+    n = 5 * size
+    idx = rng.integers(-size, size, n)
+    kind = np.dtype(dtype).kind
+    vals = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(dtype) \
+        if kind != "i" else rng.integers(-9, 9, n).astype(dtype)
+    base = (rng.standard_normal(size) * 100).astype(dtype) if kind != "i" \
+        else rng.integers(-50, 50, size).astype(dtype)
+    want, results = _at_on_one_and_two_threads(name, base, idx, vals)
+    for threads, got in results:
+        assert got.tobytes() == want.tobytes(), (threads, name, dtype)
+
+
+@pytest.mark.parametrize("where", [0, 1023, 1024, "middle", "last"])
+@pytest.mark.parametrize("bad", ["past_end", "below_minus_size", "int64_min"])
+def test_split_of_a_cache_sized_target_with_a_bad_index_changes_nothing(where, bad, rng):
+    # An index outside the target is kept by neither writer: the split's
+    # work is undone (target and floating-point flags), and the call raises
+    # NumPy's IndexError.
+    size = 100_000
+    n = 500_000
+    idx = rng.integers(-size, size, n)
+    pos = {"middle": n // 2, "last": n - 1}.get(where, where)
+    value = {"past_end": size, "below_minus_size": -size - 1,
+             "int64_min": np.iinfo(np.int64).min}[bad]
+    idx[pos] = value
+    a = rng.standard_normal(size)
+    before = a.copy()
+    vals = np.full(n, 1e308)
+    with np.errstate(over="raise"):
+        with pytest.raises(IndexError, match=f"index {value} is out of bounds for axis 0 with size {size}"):
+            ux.add.at(a, idx, vals)
+    assert_same(a, before)

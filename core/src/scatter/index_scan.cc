@@ -59,6 +59,43 @@ void Range32(const int32_t* p, int64_t n, int32_t lo, int32_t hi, bool* in_range
   RangeT<int32_t>(p, n, lo, hi, in_range, neg);
 }
 
+// The split scatter's writer pass: of n contiguous int64 indices (plus
+// wrap_size where negative) and their 8-byte updates, keeps in order those
+// with lo <= index < lo + span (unsigned compare of index - lo), compressed
+// into kept / kept_upd; both need Lanes more slots than n (whole vectors
+// are stored). Returns how many.
+int64_t KeepSlice64(const int64_t* p, const uint64_t* upd, int64_t n, int64_t wrap_size,
+                    int64_t lo, int64_t span, int64_t* kept, uint64_t* kept_upd) {
+  const hn::ScalableTag<int64_t> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const size_t N = hn::Lanes(d), count = static_cast<size_t>(n);
+  const auto vwrap = hn::Set(d, wrap_size);
+  const auto vlo = hn::Set(du, static_cast<uint64_t>(lo));
+  const auto vspan = hn::Set(du, static_cast<uint64_t>(span));
+  // (unsigned less-than as a signed compare with both sign bits flipped)
+  const auto flip = hn::Set(du, uint64_t{1} << 63);
+  auto mine = [&](auto v) {
+    const auto rel = hn::Xor(hn::Sub(hn::BitCast(du, v), vlo), flip);
+    return hn::RebindMask(d, hn::Lt(hn::BitCast(d, rel), hn::BitCast(d, hn::Xor(vspan, flip))));
+  };
+  size_t k = 0, i = 0;
+  for (; i + N <= count; i += N) {
+    const auto raw = hn::LoadU(d, p + i);
+    const auto v = hn::Add(raw, hn::And(hn::ShiftRight<63>(raw), vwrap));
+    const auto m = mine(v);
+    hn::CompressStore(hn::BitCast(du, hn::LoadU(du, upd + i)), hn::RebindMask(du, m), du,
+                      kept_upd + k);
+    k += hn::CompressStore(v, m, d, kept + k);
+  }
+  for (; i < count; ++i) {
+    const int64_t v = p[i] + ((p[i] >> 63) & wrap_size);
+    kept[k] = v;
+    kept_upd[k] = upd[i];
+    k += static_cast<uint64_t>(v) - static_cast<uint64_t>(lo) < static_cast<uint64_t>(span);
+  }
+  return static_cast<int64_t>(k);
+}
+
 }  // namespace ufuncx::internal::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -66,6 +103,12 @@ HWY_AFTER_NAMESPACE();
 namespace ufuncx::internal {
 HWY_EXPORT(Range64);
 HWY_EXPORT(Range32);
+HWY_EXPORT(KeepSlice64);
+
+int64_t KeepSlice64(const int64_t* p, const uint64_t* upd, int64_t n, int64_t wrap_size,
+                    int64_t lo, int64_t span, int64_t* kept, uint64_t* kept_upd) {
+  return HWY_DYNAMIC_DISPATCH(KeepSlice64)(p, upd, n, wrap_size, lo, span, kept, kept_upd);
+}
 
 namespace {
 // Long index arrays are checked in halves on two threads: the pass is bound

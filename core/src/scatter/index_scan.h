@@ -23,6 +23,15 @@ struct IndexScan {
 IndexScan ScanIndices(const int64_t* p, int64_t n, int64_t lo, int64_t hi);
 IndexScan ScanIndices(const int32_t* p, int64_t n, int64_t lo, int64_t hi);
 
+// Of n contiguous int64 indices p (plus wrap_size where negative) and their
+// 8-byte updates, keeps in order those with lo <= index < lo + span (the
+// wrapped index) into kept / kept_upd, which need room
+// for n + kKeepSliceSlack entries (whole vectors are stored). Returns how
+// many it kept.
+inline constexpr int64_t kKeepSliceSlack = 256 / 8;  // (the widest Highway vector: 256 bytes)
+int64_t KeepSlice64(const int64_t* p, const uint64_t* upd, int64_t n, int64_t wrap_size,
+                    int64_t lo, int64_t span, int64_t* kept, uint64_t* kept_upd);
+
 }  // namespace ufuncx::internal
 
 #endif  // UFUNCX_SCATTER_INDEX_SCAN_H_

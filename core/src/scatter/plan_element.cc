@@ -9,6 +9,7 @@
 #include <vector>
 #include <optional>
 
+#include "scatter/index_scan.h"
 #include "scatter/plans.h"
 #include "ufuncx/memory.h"
 #include "ufuncx/ufunc.h"
@@ -130,6 +131,19 @@ bool SplitRuns(const PlanInputs& in, const IndexColumn<int64_t>& col, int worker
   return std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; });
 }
 
+// Targets from this many bytes split their random updates between two
+// writers (SplitByDestination). Below it the one-thread loop's writes hit
+// L1 and L2, and every writer's reading of all the updates costs what the
+// second core saves. Measured (1e6 random float64 add.at, 6 alternating
+// rounds, 2-thread speedup over 1 thread): target 1e3 0.55x, 1e4 0.69x,
+// 3e4 1.03x, 6e4 1.11x, 1e5 1.14-1.22x, 2e5 1.68x, 1e6 1.37-1.57x, 1e7
+// 1.36-1.45x (before the Highway compress pass and the prefetching body:
+// 1e7 0.87x).
+constexpr int64_t kSplitMinTargetBytes = int64_t{512} << 10;
+
+bool SplitByDestination(const PlanInputs& in, const IndexColumn<int64_t>& col, bool wrap,
+                        int workers);
+
 // Small target, many updates: one pass instead of two. The slot checks
 // each index as it goes (where a run starts, when it combines runs) and
 // stops before the first one outside [0, size); the target is saved first.
@@ -164,10 +178,17 @@ void FusedInt64(const PlanInputs& in, const IndexColumn<int64_t>& col) {
     IndexColumn<int64_t> unwrapped = col;
     unwrapped.policy = BoundsPolicy(Bounds::kRaise);
     const int workers = std::min({in.r.max_threads, 2, Cores()});
-    if (prefix.runs() && prefix.sorted_prefix() && workers >= 2 && col.n >= kParallelMinUpdates) {
+    const bool sorted_runs = prefix.runs() && prefix.sorted_prefix();
+    const bool split_random = !prefix.runs() && static_cast<int64_t>(target_bytes) >= kSplitMinTargetBytes;
+    if (workers >= 2 && col.n >= kParallelMinUpdates && (sorted_runs || split_random)) {
+      // Two writers: sorted runs cut at a run boundary, other data kept by
+      // the writer whose slice of the target it lands in. Data that is not
+      // sorted after all stops a SplitRuns writer, and an index outside the
+      // target is kept by no writer: then the work is undone, flags included.
       const int flags = std::fetestexcept(FE_ALL_EXCEPT);
-      done = SplitRuns(in, unwrapped, workers);
-      if (!done) {  // not sorted after all: undone, flags included
+      done = sorted_runs ? SplitRuns(in, unwrapped, workers)
+                         : SplitByDestination(in, col, col.policy.wraps(), workers);
+      if (!done) {
         restore();
         std::feclearexcept(FE_ALL_EXCEPT);
         if (flags) std::feraiseexcept(flags);
@@ -184,24 +205,12 @@ void FusedInt64(const PlanInputs& in, const IndexColumn<int64_t>& col) {
   if (!DirectInt64(in, col, scan.has_negative, scan.runs())) ThrowIndexChanged();
 }
 
-// Targets from this many bytes split between two writers. Below it the
-// one-thread plan's writes hit the caches and the split's extra reading
-// pass costs what it saves. Measured (1e6 random float64 add.at, 2 cores):
-// 1e6 target 0.75x the one-thread speed, 4e6 1.05x, 1e7 1.23x, 3e7 1.25x.
-constexpr int64_t kSplitMinTargetBytes = int64_t{32} << 20;
-
-// Two (or more) writers, each owning a contiguous slice of the target's
-// positions: every writer reads every index (already checked) and keeps, in
-// update order, those that land in its slice - a branch-free compaction
-// into a batch of offsets and update bytes - then hands the batch to the
-// indexed slot. No two writers share a destination and each applies its
-// updates in order, so the result is the one-thread result bit for bit.
-// Returns false when an index changed since the check (a racing writer):
-// it was dropped, never written outside.
 // One writer's pass: the updates of `n` whose index lands in [lo, lo +
 // span), in order, into the indexed slot. Locals only inside the loop (no
 // captured references: the byte stores would make the compiler reload
 // them every element).
+constexpr int64_t kWriterBatch = 1024;  // updates a writer keeps before applying them
+
 template <bool kWrap, size_t kBytes>
 int64_t SplitWriter(const PlanInputs& in, const char* ip, int64_t istep, int64_t n, int64_t size,
                     int64_t stride, const char* up, int64_t ustep, int64_t item, int64_t lo,
@@ -209,38 +218,52 @@ int64_t SplitWriter(const PlanInputs& in, const char* ip, int64_t istep, int64_t
   const size_t bytes = kBytes ? kBytes : static_cast<size_t>(item);
   const uint64_t uspan = static_cast<uint64_t>(span);
   char* const op = in.r.operands[0].data;
-  int64_t offs[kChunk];
+  int64_t kept[kWriterBatch + kKeepSliceSlack];
+  // Contiguous int64 indices and 8-byte updates: a Highway pass keeps them.
+  const bool vector_pass = istep == 8 && ustep == 8 && item == 8;
   int64_t mine = 0;
-  for (int64_t start = 0; start < n; start += kChunk) {
-    const int64_t m = std::min(kChunk, n - start);
+  for (int64_t start = 0; start < n; start += kWriterBatch) {
+    const int64_t m = std::min(kWriterBatch, n - start);
     const char* ipp = ip + start * istep;
     const char* upp = up + start * ustep;
     int64_t k = 0;
-    for (int64_t j = 0; j < m; ++j) {
+    if (vector_pass) {
+      k = KeepSlice64(reinterpret_cast<const int64_t*>(ipp), reinterpret_cast<const uint64_t*>(upp),
+                      m, kWrap ? size : 0, lo, span, kept, reinterpret_cast<uint64_t*>(vbuf));
+    }
+    for (int64_t j = 0; !vector_pass && j < m; ++j) {
       int64_t v;
       std::memcpy(&v, ipp + j * istep, 8);
       if constexpr (kWrap) v += (v >> 63) & size;
-      offs[k] = v * stride;
+      kept[k] = v;
       std::memcpy(vbuf + k * item, upp + j * ustep, bytes);
-      k += static_cast<uint64_t>(v - lo) < uspan;
+      k += static_cast<uint64_t>(v) - static_cast<uint64_t>(lo) < uspan;
     }
     mine += k;
     if (k == 0) continue;
-    char* args[3] = {op, reinterpret_cast<char*>(offs), vbuf};
+    // The kept indices go to the slot as raw indices of this writer's slice
+    // (IndexedIndices::lo), so a contiguous target takes its dense bodies,
+    // which prefetch destinations in targets beyond the caches.
+    int64_t applied = k, stop = 0;
+    IndexedIndices ix{span, stride, false, false, &stop, lo};
+    char* args[3] = {op, reinterpret_cast<char*>(kept), vbuf};
     const int64_t steps[3] = {0, 8, item};
-    CheckStatus(in.loop->slots.indexed(in.ctx, args, &k, steps, nullptr), in.ctx.ufunc_name);
+    CheckStatus(in.loop->slots.indexed(in.ctx, args, &applied, steps, &ix), in.ctx.ufunc_name);
+    if (stop != k) return -1;  // (cannot happen: every kept index is in the slice)
   }
   return mine;
 }
 
 // Two (or more) writers, each owning a contiguous slice of the target's
-// positions: every writer reads every index (already checked) and keeps, in
-// update order, those that land in its slice - a branch-free compaction
-// into a batch of offsets and update bytes - then hands the batch to the
-// indexed slot. No two writers share a destination and each applies its
-// updates in order, so the result is the one-thread result bit for bit.
-// Returns false when an index changed since the check (a racing writer):
-// it was dropped, never written outside.
+// positions: every writer reads every index and keeps, in update order,
+// those that land in its slice - a Highway compress pass (contiguous int64
+// indices, 8-byte updates) or a branch-free scalar one - then hands the
+// batch to the indexed slot as raw indices of its slice. No two writers
+// share a destination and each applies its updates in order, so the result
+// is the one-thread result bit for bit. Returns false when some index was
+// kept by no writer - outside the target (the fused path, which checks
+// nothing first, then restores the target), or changed since the check
+// pass (a racing writer): it was dropped, never written outside.
 bool SplitByDestination(const PlanInputs& in, const IndexColumn<int64_t>& col, bool wrap,
                         int workers) {
   const ArrayView& op = in.r.operands[0];
@@ -251,7 +274,7 @@ bool SplitByDestination(const PlanInputs& in, const IndexColumn<int64_t>& col, b
   std::atomic<int64_t> kept{0};
   RunWorkers(workers, [&](int w) {
     const int64_t lo = size * w / workers, span = size * (w + 1) / workers - lo;
-    std::vector<char> vbuf(static_cast<size_t>(kChunk * item) + 64);
+    std::vector<char> vbuf(static_cast<size_t>((kWriterBatch + kKeepSliceSlack) * item));
     int64_t mine = 0;
     WithItemSize(item, [&](auto size_tag) {
       constexpr size_t kBytes = decltype(size_tag)::value;

@@ -151,12 +151,14 @@ HWY_INLINE void MaskToBytesTail(D d, M m, uint8_t* out, size_t count) {
 template <class T>
 inline constexpr size_t kMasksPerByteVector = HWY_TARGET == HWY_SCALAR ? 1 : sizeof(T);
 
+#if HWY_TARGET != HWY_SCALAR  // (no ConcatEven: one lane a vector)
 template <class V>
 HWY_INLINE auto HalveMaskLanes(V lo, V hi) {
   using D = hn::DFromV<V>;
   const hn::Repartition<hwy::MakeNarrow<hn::TFromV<V>>, D> dn;
   return hn::ConcatEven(dn, hn::BitCast(dn, hi), hn::BitCast(dn, lo));
 }
+#endif
 
 template <class D, class MaskAt>
 HWY_INLINE void MaskToBytesPacked(D d, MaskAt mask, uint8_t* out) {
@@ -192,6 +194,7 @@ HWY_INLINE void MaskToBytesPacked(D d, MaskAt mask, uint8_t* out) {
   if constexpr (kMasks == 1) {
     MaskToBytes(d, mask(0), out);
   } else {
+#if HWY_TARGET != HWY_SCALAR
     const hn::RebindToUnsigned<D> du;
     auto v = [&](size_t k) { return hn::BitCast(du, hn::VecFromMask(d, mask(k))); };
     const hn::Repartition<uint8_t, D> d8;
@@ -206,6 +209,7 @@ HWY_INLINE void MaskToBytesPacked(D d, MaskAt mask, uint8_t* out) {
       const auto hi = HalveMaskLanes(HalveMaskLanes(v(4), v(5)), HalveMaskLanes(v(6), v(7)));
       hn::StoreU(hn::And(hn::BitCast(d8, HalveMaskLanes(lo, hi)), hn::Set(d8, 1)), d8, out);
     }
+#endif
   }
 }
 
