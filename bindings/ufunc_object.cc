@@ -198,7 +198,8 @@ pyb::object FindArrayWrap(const pyb::args& args, int nin) {
 pyb::object PyUfunc::TryFastCall(const pyb::args& args) const {
   const Ufunc& u = *u_;
   const int nin = u.nin();
-  if (u.nout() != 1 || nin > 2 || static_cast<int>(args.size()) != nin || u.core()) return {};
+  const int nout = u.nout();
+  if (nout > 2 || nin > 2 || static_cast<int>(args.size()) != nin || u.core()) return {};
   struct Input {
     char* data;
     int nd;
@@ -255,18 +256,23 @@ pyb::object PyUfunc::TryFastCall(const pyb::args& args) const {
     if (in[i].nd > nd) return {};
   }
   const Loop* loop = u.DirectLoop(std::span<const DType>(types, nin));
-  if (!loop || ToTypeNum(loop->types[nin]) < 0) return {};
-  pyb::object result = NewArray(loop->types[nin], nd, dims);
-  auto* oa = reinterpret_cast<PyArrayObject*>(result.ptr());
-  const int64_t n = PyArray_SIZE(oa);
-  char* a[3];
-  int64_t steps[3];
+  if (!loop) return {};
+  for (int k = 0; k < nout; ++k) {
+    if (ToTypeNum(loop->types[nin + k]) < 0) return {};
+  }
+  pyb::object results[2];
+  char* a[4];
+  int64_t steps[4];
+  for (int k = 0; k < nout; ++k) {
+    results[k] = NewArray(loop->types[nin + k], nd, dims);
+    a[nin + k] = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(results[k].ptr())));
+    steps[nin + k] = static_cast<int64_t>(ItemSize(loop->types[nin + k]));
+  }
+  const int64_t n = PyArray_SIZE(reinterpret_cast<PyArrayObject*>(results[0].ptr()));
   for (int i = 0; i < nin; ++i) {
     a[i] = in[i].data;
     steps[i] = in[i].size == 1 && n != 1 ? 0 : in[i].step;
   }
-  a[nin] = static_cast<char*>(PyArray_DATA(oa));
-  steps[nin] = static_cast<int64_t>(ItemSize(loop->types[nin]));
   const FpErrors fp;
   if (n > kReleaseGilAbove) {
     pyb::gil_scoped_release release;
@@ -275,8 +281,13 @@ pyb::object PyUfunc::TryFastCall(const pyb::args& args) const {
     u.RunDirect(*loop, a, steps, n);
   }
   fp.Report(u, u.name().c_str());
-  return pyb::reinterpret_steal<pyb::object>(
-      PyArray_Return(reinterpret_cast<PyArrayObject*>(result.release().ptr())));
+  auto give = [&](int k) {  // (0-d results as NumPy scalars, as NumPy's call)
+    return pyb::reinterpret_steal<pyb::object>(
+        PyArray_Return(reinterpret_cast<PyArrayObject*>(results[k].release().ptr())));
+  };
+  if (nout == 1) return give(0);
+  pyb::object first = give(0);
+  return pyb::make_tuple(first, give(1));
 }
 
 namespace {

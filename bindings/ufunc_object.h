@@ -77,7 +77,7 @@ class PyUfunc {
   const Ufunc& u() const { return *u_; }
 
   // The small-call fast path: positional ndarray or NumPy scalar inputs only,
-  // one output, every array C-contiguous (or 1-D with any stride) with the
+  // one or two outputs, every array C-contiguous (or 1-D with any stride) with the
   // result's shape, or a single element. This only reads the operands'
   // pointers and shapes, with no ArrayView or vector built; core's direct
   // path (DirectLoop, RunDirect) chooses and runs the loop. Returns a null

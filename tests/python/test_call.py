@@ -1,6 +1,7 @@
 """Elementwise call against NumPy 2.x: every ufunc and every loop on random
 data and special values, then every keyword, layout and error."""
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -450,6 +451,36 @@ def test_small_call_shapes(sa, sb):
     assert_same(ux.divide(np.arange(3), np.arange(1, 4)), np.divide(np.arange(3), np.arange(1, 4)))
     with pytest.raises(ValueError, match="negative integer powers"):
         ux.power(np.arange(3), np.array([-1, -1, -1]))
+
+
+@pytest.mark.parametrize("sa,sb", [((), ()), ((1,), ()), ((3,), (1,)), ((2, 3), (2, 3)), ((0,), (1,))])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.uint8])
+def test_small_calls_with_two_outputs_as_numpy(sa, sb, dtype):
+    # divmod, modf and frexp take the positional fast path too: a tuple of
+    # two results, NumPy scalars for 0-d, NumPy's dtypes and values, and
+    # integer division by zero warns as NumPy's does.
+    a = (np.arange(int(np.prod(sa))).reshape(sa) * 7 - 5).astype(dtype) if dtype != np.uint8 \
+        else (np.arange(int(np.prod(sa))).reshape(sa) * 7).astype(dtype)
+    b = (np.arange(int(np.prod(sb))).reshape(sb) - 1).astype(dtype) if dtype != np.uint8 \
+        else np.arange(int(np.prod(sb))).reshape(sb).astype(dtype)
+    if sa == () and sb == ():
+        a, b = a[()], b[()]  # (NumPy scalars)
+    with warnings.catch_warnings(record=True) as got_warnings:
+        warnings.simplefilter("always")
+        got = ux.divmod(a, b)
+    with warnings.catch_warnings(record=True) as want_warnings:
+        warnings.simplefilter("always")
+        want = np.divmod(a, b)
+    assert type(got) is tuple and len(got) == 2
+    for g, e in zip(got, want):
+        assert type(g) is type(e)
+        assert_same(g, e, what=f"divmod {sa} {sb}")
+    assert [str(w.message) for w in got_warnings] == [str(w.message) for w in want_warnings]
+    if np.dtype(dtype).kind == "f":
+        for name in ("modf", "frexp"):
+            for g, e in zip(getattr(ux, name)(a), getattr(np, name)(a)):
+                assert type(g) is type(e)
+                assert_same(g, e, what=name)
 
 
 @pytest.mark.parametrize("name", ["add", "multiply", "maximum", "fmin", "sqrt", "exp", "less",
