@@ -428,19 +428,22 @@ def test_sorted_split_with_a_bad_index_changes_nothing(where, rng):
     assert_same(got, want)
 
 
+@pytest.mark.parametrize("path", ["fused", "checked_first"])
 @pytest.mark.parametrize("dtype", [np.float64, np.int64, np.float32, np.complex128])
 @pytest.mark.parametrize("name", ["add", "subtract", "maximum"])
-def test_random_updates_into_cache_sized_targets_split_bit_for_bit(dtype, name):
-    # A target of 512 KiB or more, many random updates (more than the
-    # target holds: the target is saved, nothing is checked first): two
+def test_random_updates_into_cache_sized_targets_split_bit_for_bit(dtype, name, path):
+    # A target of 1 MiB or more and random updates, either many (index
+    # bytes at least four times the target's: the target is saved, nothing
+    # is checked first) or fewer (a Highway pass checks them first): two
     # writers each keep the updates landing in their half (a Highway
     # compress pass for 8-byte items), negative indices wrapped. NumPy's
     # result bit for bit, on one thread and two.
     if name == "maximum" and dtype == np.complex128:
         name = "multiply"
     rng = np.random.default_rng(11)
-    size = (600 << 10) // np.dtype(dtype).itemsize
-    n = 5 * size
+    size = (1100 << 10) // np.dtype(dtype).itemsize
+    fused_from = size * np.dtype(dtype).itemsize // 2  # (index bytes = 4x the target's)
+    n = fused_from + 1000 if path == "fused" else fused_from // 2
     idx = rng.integers(-size, size, n)
     kind = np.dtype(dtype).kind
     vals = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(dtype) \
@@ -458,8 +461,8 @@ def test_split_of_a_cache_sized_target_with_a_bad_index_changes_nothing(where, b
     # An index outside the target is kept by neither writer: the split's
     # work is undone (target and floating-point flags), and the call raises
     # NumPy's IndexError.
-    size = 100_000
-    n = 500_000
+    size = 150_000
+    n = 700_000
     idx = rng.integers(-size, size, n)
     pos = {"middle": n // 2, "last": n - 1}.get(where, where)
     value = {"past_end": size, "below_minus_size": -size - 1,

@@ -111,6 +111,7 @@ bool SplitRuns(const PlanInputs& in, const IndexColumn<int64_t>& col, int worker
   for (int w = 1; w < workers; ++w) {
     int64_t c = std::max(n * w / workers, cut[w - 1] + 1);
     const int64_t v = index_at(c - 1);
+    if (index_at(n - 1) == v) return false;  // (sorted: one run to the end, nothing to cut)
     while (c < n && index_at(c) == v) ++c;
     cut[w] = c;
     first[w] = c < n ? index_at(c) : size;
@@ -136,10 +137,10 @@ bool SplitRuns(const PlanInputs& in, const IndexColumn<int64_t>& col, int worker
 // L1 and L2, and every writer's reading of all the updates costs what the
 // second core saves. Measured (1e6 random float64 add.at, 6 alternating
 // rounds, 2-thread speedup over 1 thread): target 1e3 0.55x, 1e4 0.69x,
-// 3e4 1.03x, 6e4 1.11x, 1e5 1.14-1.22x, 2e5 1.68x, 1e6 1.37-1.57x, 1e7
-// 1.36-1.45x (before the Highway compress pass and the prefetching body:
-// 1e7 0.87x).
-constexpr int64_t kSplitMinTargetBytes = int64_t{512} << 10;
+// 3e4 1.03x, 6e4 1.11x, 1e5 1.03-1.22x (0.85x in one benchmark run), 2e5
+// 1.16-1.68x, 1e6 1.37-1.57x, 1e7 1.36-1.51x (before the Highway compress
+// pass and the prefetching body: 1e7 0.87x).
+constexpr int64_t kSplitMinTargetBytes = int64_t{1} << 20;
 
 bool SplitByDestination(const PlanInputs& in, const IndexColumn<int64_t>& col, bool wrap,
                         int workers);
