@@ -39,12 +39,44 @@ class FpErrors {
     const int bits = (raised & FE_DIVBYZERO ? 1 : 0) | (raised & FE_OVERFLOW ? 2 : 0) |
                      (raised & FE_UNDERFLOW ? 4 : 0) | (raised & FE_INVALID ? 8 : 0);
     Clear();
+    if ((bits & ~IgnoredBits()) == 0) return;
     static const pyb::object* report =
         new pyb::object(pyb::module_::import("ufuncx._errstate").attr("report"));
     (*report)(bits, name);
   }
 
  private:
+  // The flags NumPy's current error state ignores (the report's bits), read
+  // once per state: NumPy 2.x keeps the state in a context variable whose
+  // capsule np.errstate / np.seterr replace, so while the capsule is the
+  // one seen last (held here, so its identity is not reused) the answer
+  // stands, and an ignored flag costs no call into Python (arccosh of one
+  // invalid element under np.errstate(all="ignore"): 1.35 -> 0.51 us,
+  // NumPy 0.92). 0 where NumPy lays its state out
+  // otherwise. (The GIL is held.)
+  static int IgnoredBits() {
+    static PyObject* var = [] {
+      pyb::object v = pyb::module_::import("ufuncx._errstate").attr("_extobj_contextvar");
+      return v.is_none() ? nullptr : v.release().ptr();
+    }();
+    static PyObject* seen = nullptr;  // (a strong reference)
+    static int ignored = 0;
+    if (!var) return 0;
+    PyObject* capsule = nullptr;
+    if (PyContextVar_Get(var, nullptr, &capsule) != 0 || !capsule) {
+      PyErr_Clear();
+      return 0;
+    }
+    if (capsule == seen) {
+      Py_DECREF(capsule);
+      return ignored;
+    }
+    static const pyb::object* decode =
+        new pyb::object(pyb::module_::import("ufuncx._errstate").attr("ignored_bits"));
+    ignored = (*decode)().cast<int>();
+    Py_XSETREF(seen, capsule);
+    return ignored;
+  }
   static constexpr int kFlags = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
 #if defined(__x86_64__)
   // The SSE (MXCSR) and x87 (long double) status flags sit at the bits

@@ -123,6 +123,26 @@ def test_each_change_of_the_error_state_takes_effect():
         assert seen == ["raised"]
         with pytest.warns(RuntimeWarning):
             ux.arccosh(x)
+        # The flags a state ignores are skipped without a call into Python:
+        # ignoring one flag must not hide another, and another thread that
+        # ignores everything must not make this thread's warning go away.
+        with np.errstate(invalid="ignore", divide="raise"):
+            ux.arccosh(x)
+            with pytest.raises(FloatingPointError, match="divide by zero"):
+                ux.divide(np.ones(1), 0.0)
+            with pytest.raises(FloatingPointError, match="divide by zero"):
+                ux.log(np.array([0.0, -1.0]))  # (divide and invalid: divide raises)
+
+        def ignoring_thread():
+            with np.errstate(all="ignore"):
+                ux.arccosh(x)
+                seen.append("ignored")
+        t = threading.Thread(target=ignoring_thread)
+        t.start()
+        t.join()
+        assert seen == ["raised", "ignored"]
+        with pytest.warns(RuntimeWarning, match="invalid value encountered in arccosh"):
+            ux.arccosh(x)
     finally:
         np.seterr(**old)
 

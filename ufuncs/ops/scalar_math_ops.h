@@ -285,6 +285,19 @@ inline T MlNextafter(T x, T y) {
   return B::Make(static_cast<typename B::U>(away ? b + 1 : b - 1));
 }
 
+// IEEE float32/float64 as their bits, for spacing, modf and frexp: integer tests on
+// the bits raise no floating-point flag (an ordered compare with a NaN
+// would), and the calls inline where libm's would not.
+template <class T>
+struct IeeeBits {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  static constexpr int kMantissa = sizeof(T) == 4 ? 23 : 52;
+  static constexpr U kSign = U{1} << (sizeof(T) * 8 - 1);
+  static constexpr U kExponent = ~kSign & ~((U{1} << kMantissa) - 1);  // also +inf's bits
+};
+template <class T>
+inline constexpr bool kIsIeee = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
 struct Spacing {
   static constexpr bool kNativeHalf = true;
   template <class T>
@@ -320,6 +333,18 @@ struct Spacing {
       const T away = MlCopySign(T(kHasInf ? std::numeric_limits<float>::infinity() : 448.0f), a);
       return T(static_cast<float>(MlNextafter(a, away)) - f);
     } else {
+      if constexpr (kIsIeee<T>) {
+        // Normal numbers below the largest: the next one away from zero is
+        // the bit pattern plus one, and the difference is exact (no flag).
+        // The rest - zeros, subnormals (underflow), the largest finite
+        // (overflow), infinities, NaN - go through libm's flags below.
+        using B = IeeeBits<T>;
+        using U = typename B::U;
+        const U bits = std::bit_cast<U>(a), mag = bits & ~B::kSign;
+        if (mag >= (U{1} << B::kMantissa) && mag < B::kExponent - 1) {
+          return std::bit_cast<T>(static_cast<U>(bits + 1)) - a;
+        }
+      }
       if (std::isinf(a)) return std::numeric_limits<T>::quiet_NaN();
       if (a == 0) return std::numeric_limits<T>::denorm_min();
       return std::nextafter(a, std::copysign(std::numeric_limits<T>::infinity(), a)) - a;
@@ -410,19 +435,6 @@ struct Ldexp {
     return std::ldexp(x, ie);
   }
 };
-
-// IEEE float32/float64 as their bits, for modf and frexp: integer tests on
-// the bits raise no floating-point flag (an ordered compare with a NaN
-// would), and the calls inline where libm's would not.
-template <class T>
-struct IeeeBits {
-  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  static constexpr int kMantissa = sizeof(T) == 4 ? 23 : 52;
-  static constexpr U kSign = U{1} << (sizeof(T) * 8 - 1);
-  static constexpr U kExponent = ~kSign & ~((U{1} << kMantissa) - 1);  // also +inf's bits
-};
-template <class T>
-inline constexpr bool kIsIeee = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 struct Modf {
   template <class T>

@@ -48,6 +48,13 @@ def _error_state():
     return state
 
 
+def ignored_bits():
+    """The report's flag bits that NumPy's current error state ignores (the
+    native module asks once per state and skips `report` for those)."""
+    state = _error_state()
+    return sum(bit for bit, key, _ in _KINDS if state[key] == "ignore")
+
+
 def report(flags, name):
     state = _error_state()
     for bit, key, text in _KINDS:
