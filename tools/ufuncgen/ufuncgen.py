@@ -134,12 +134,22 @@ class LoopRecord:
 
     def simd_gather_driver(self):
         """The strided SIMD slot: gathers for 32- and 64-bit lanes, one or
-        two inputs, value or mask bodies (not complex pairs or bfloat16)."""
+        two inputs, value or mask bodies, and complex maps (pairs loaded
+        one by one; not the real-valued complex bodies, nor bfloat16)."""
+        if self.simd and self.complex() and self.outs == self.ins[0]:
+            return f"GCMap{self.entry.nin}<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
         if (not self.simd or self.bf16 or self.complex() or self.ins[0] not in "fdiIlL"
                 or self.outs not in (self.ins[0], "?")):
             return None
         kind = "GPred" if self.outs == "?" else "GMap"
         return f"{kind}{self.entry.nin}<s::{self.simd}, {LANE[self.ins[0]]}>"
+
+    def simd_gather_slot(self):
+        """The strided slot's fill value: complex bodies only where
+        simd_slot has them too."""
+        if self.complex():
+            return f"s::ComplexUsable<s::{self.simd}>() ? &s::{self.simd_gather_driver()} : nullptr"
+        return f"&s::{self.simd_gather_driver()}"
 
     def simd_rows_driver(self):
         """The rows slot: same-typed binary loops with a Highway value body
@@ -326,7 +336,7 @@ def simd_file(fam, recs, simd_ops_header, source, ns="gen", exprs=""):
                      for r in recs)
     body += "".join(f"\n  r[{r.index}] = &s::{r.simd_reduce_driver()};" for r in recs if r.simd_reduce)
     body += "".join(f"\n  w[{r.index}] = &s::{r.simd_rows_driver()};" for r in recs if r.simd_rows_driver())
-    body += "".join(f"\n  g[{r.index}] = &s::{r.simd_gather_driver()};" for r in recs
+    body += "".join(f"\n  g[{r.index}] = {r.simd_gather_slot()};" for r in recs
                     if r.simd_gather_driver())
     return string.Template(HEADER).substitute(source=source) + f"""\
 #undef HWY_TARGET_INCLUDE

@@ -626,6 +626,116 @@ int CMap2(const LoopContext&, char* const* args, const int64_t* dims, const int6
   return 0;
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// Pairs (one complex value each) at a step of `es` pairs: a vector of P
+// pairs is built from two half vectors (Combine), down to one pair, so
+// AVX2 takes two 128-bit loads and an insert for two complex128 values.
+template <class D, class R = hn::TFromD<D>>
+HWY_INLINE hn::VFromD<D> LoadPairsAtStep(D d, const R* p, int64_t es) {
+  if constexpr (hn::MaxLanes(d) <= 2) {
+    return hn::LoadU(d, p);
+  } else {
+    const hn::Half<D> dh;
+    const int64_t half_pairs = static_cast<int64_t>(hn::MaxLanes(dh) / 2);
+    return hn::Combine(d, LoadPairsAtStep(dh, p + 2 * half_pairs * es, es),
+                       LoadPairsAtStep(dh, p, es));
+  }
+}
+template <class D, class R = hn::TFromD<D>>
+HWY_INLINE void StorePairsAtStep(D d, hn::VFromD<D> v, R* p, int64_t es) {
+  if constexpr (hn::MaxLanes(d) <= 2) {
+    hn::StoreU(v, d, p);
+  } else {
+    const hn::Half<D> dh;
+    const int64_t half_pairs = static_cast<int64_t>(hn::MaxLanes(dh) / 2);
+    StorePairsAtStep(dh, hn::LowerHalf(dh, v), p, es);
+    StorePairsAtStep(dh, hn::UpperHalf(dh, v), p + 2 * half_pairs * es, es);
+  }
+}
+#endif
+
+// The strided SIMD slot of complex maps: elements at any step of whole
+// elements (0 for a broadcast input), loaded and stored pair by pair; the
+// last partial vector goes through a buffer padded with the first element
+// of the tail (so it raises no flag the data does not).
+template <class Op, class R, int Nin>
+int GCMapN(char* const* args, const int64_t* dims, const int64_t* steps) noexcept {
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (ComplexUsable<Op>()) {
+    const hn::ScalableTag<R> d;
+    const size_t P = hn::Lanes(d) / 2, n = static_cast<size_t>(dims[0]);
+    constexpr int64_t kPair = 2 * sizeof(R);
+    const R* in[2] = {reinterpret_cast<const R*>(args[0]),
+                      reinterpret_cast<const R*>(args[Nin == 2 ? 1 : 0])};
+    R* o = reinterpret_cast<R*>(args[Nin]);
+    const int64_t e[2] = {steps[0] / kPair, steps[Nin == 2 ? 1 : 0] / kPair};
+    const int64_t eo = steps[Nin] / kPair;
+    const Op op;
+    auto apply = [&](auto... v) { return op(d, v...); };
+    // (pointers advance a vector at a time; the output's contiguity is
+    // decided once)
+    const R* qa = in[0];
+    const R* qb = in[1];
+    R* qo = o;
+    const int64_t da = 2 * static_cast<int64_t>(P) * e[0], db = 2 * static_cast<int64_t>(P) * e[1];
+    auto vectors = [&](auto contiguous_out) {
+      size_t i = 0;
+      for (; i + P <= n; i += P, qa += da, qb += db, qo += 2 * static_cast<int64_t>(P) * eo) {
+        hn::VFromD<decltype(d)> r;
+        if constexpr (Nin == 2) {
+          r = apply(LoadPairsAtStep(d, qa, e[0]), LoadPairsAtStep(d, qb, e[1]));
+        } else {
+          r = apply(LoadPairsAtStep(d, qa, e[0]));
+        }
+        if constexpr (decltype(contiguous_out)::value) {
+          hn::StoreU(r, d, qo);
+        } else {
+          StorePairsAtStep(d, r, qo, eo);
+        }
+      }
+      return i;
+    };
+    const size_t i = eo == 1 ? vectors(std::true_type()) : vectors(std::false_type());
+    if (i < n) {
+      const size_t count = n - i;
+      HWY_ALIGN R buf[2][HWY_MAX_BYTES / sizeof(R)];
+      for (int k = 0; k < Nin; ++k) {
+        for (size_t j = 0; j < P; ++j) {
+          const int64_t src = static_cast<int64_t>(i + (j < count ? j : 0)) * e[k];
+          buf[k][2 * j] = in[k][2 * src];
+          buf[k][2 * j + 1] = in[k][2 * src + 1];
+        }
+      }
+      hn::VFromD<decltype(d)> r;
+      if constexpr (Nin == 2) {
+        r = apply(hn::Load(d, buf[0]), hn::Load(d, buf[1]));
+      } else {
+        r = apply(hn::Load(d, buf[0]));
+      }
+      hn::Store(r, d, buf[0]);
+      for (size_t j = 0; j < count; ++j) {
+        const int64_t dst = static_cast<int64_t>(i + j) * eo;
+        o[2 * dst] = buf[0][2 * j];
+        o[2 * dst + 1] = buf[0][2 * j + 1];
+      }
+    }
+  }
+#else
+  (void)args, (void)dims, (void)steps;
+#endif
+  return 0;
+}
+template <class Op, class R>
+int GCMap1(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
+           void*) noexcept {
+  return GCMapN<Op, R, 1>(args, dims, steps);
+}
+template <class Op, class R>
+int GCMap2(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
+           void*) noexcept {
+  return GCMapN<Op, R, 2>(args, dims, steps);
+}
+
 // (C) -> R: two vectors of pairs give one vector of real parts and one of
 // imaginary parts (ConcatEven / ConcatOdd), and the op maps them to R.
 template <class Op, class R>
