@@ -134,10 +134,13 @@ class LoopRecord:
 
     def simd_gather_driver(self):
         """The strided SIMD slot: gathers for 32- and 64-bit lanes, one or
-        two inputs, value or mask bodies, and complex maps (pairs loaded
-        one by one; not the real-valued complex bodies, nor bfloat16)."""
+        two inputs, value, mask or byte-count bodies, and complex maps
+        (pairs loaded one by one; not the real-valued complex bodies, nor
+        bfloat16)."""
         if self.simd and self.complex() and self.outs == self.ins[0]:
             return f"GCMap{self.entry.nin}<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
+        if self.simd and not self.bf16 and self.outs == "B" and self.ins[0] in "iIlL":
+            return f"GMapToU8_1<s::{self.simd}, {LANE[self.ins[0]]}>"  # (bitwise_count)
         if (not self.simd or self.bf16 or self.complex() or self.ins[0] not in "fdiIlL"
                 or self.outs not in (self.ins[0], "?")):
             return None

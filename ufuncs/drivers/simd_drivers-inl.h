@@ -413,6 +413,34 @@ int GMap1(const LoopContext&, char* const* args, const int64_t* dims, const int6
   return 0;
 }
 
+// (T) -> uint8 (bitwise_count): the counts truncated to bytes, as MapToU8_1.
+template <class Op, class T>
+int GMapToU8_1(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
+               void*) noexcept {
+  const hn::ScalableTag<T> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  const size_t N = hn::Lanes(d), n = static_cast<size_t>(dims[0]);
+  const T* a = reinterpret_cast<const T*>(args[0]);
+  uint8_t* o = reinterpret_cast<uint8_t*>(args[1]);
+  const int64_t ea = steps[0] / static_cast<int64_t>(sizeof(T)), eo = steps[1];
+  const Op op;
+  auto bytes = [&](auto v) { return hn::TruncateTo(d8, hn::BitCast(du, op(d, v))); };
+  const T* qa = a;
+  const int64_t da = ea * static_cast<int64_t>(N);
+  const size_t i = StridedVectors(n, N, eo == 1, [&](size_t j, auto contiguous_out) {
+    const auto v = bytes(LoadStep(d, qa, ea));
+    qa += da;
+    if constexpr (decltype(contiguous_out)::value) {
+      hn::StoreU(v, d8, o + j);
+    } else {
+      StoreStrided(d8, v, o, eo, j, N);
+    }
+  });
+  if (i < n) StoreStrided(d8, bytes(LoadStepTail(d, a, ea, i, n - i)), o, eo, i, n - i);
+  return 0;
+}
+
 // (T, T) -> T
 template <class Op, class T>
 int GMap2(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
