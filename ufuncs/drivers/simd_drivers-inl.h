@@ -279,30 +279,6 @@ int RowsBf16_2(const LoopContext&, char* const* args, const int64_t* dims, const
   return 0;
 }
 
-// (T) -> uint8 (a count per element: bitwise_count): the op's T lanes
-// truncated to bytes.
-template <class Op, class T>
-int MapToU8_1(const LoopContext&, char* const* args, const int64_t* dims,
-              const int64_t* steps, void*) noexcept {
-  const hn::ScalableTag<T> d;
-  const hn::RebindToUnsigned<decltype(d)> du;
-  const hn::Rebind<uint8_t, decltype(d)> d8;
-  const size_t N = hn::Lanes(d), n = static_cast<size_t>(dims[0]);
-  const T* a = reinterpret_cast<const T*>(args[0]);
-  uint8_t* o = reinterpret_cast<uint8_t*>(args[1]);
-  const bool ba = steps[0] == 0;
-  const Op op;
-  size_t i = 0;
-  for (; i + N <= n; i += N) {
-    hn::StoreU(hn::TruncateTo(d8, hn::BitCast(du, op(d, LoadArg(d, a, ba, i)))), d8, o + i);
-  }
-  if (i < n) {
-    const auto v = hn::TruncateTo(d8, hn::BitCast(du, op(d, LoadArgTail(d, a, ba, i, n - i))));
-    StoreTail(d8, v, o + i, n - i);
-  }
-  return 0;
-}
-
 // ------------------------------------------------------------ strided
 // The strided slot (LoopSlots::strided_simd) for 32- and 64-bit lanes: an
 // input at a step of 2, 3 or 4 elements is read with Highway's
@@ -413,7 +389,9 @@ int GMap1(const LoopContext&, char* const* args, const int64_t* dims, const int6
   return 0;
 }
 
-// (T) -> uint8 (bitwise_count): the counts truncated to bytes, as MapToU8_1.
+// (T) -> uint8 (a count per element: bitwise_count): the op's T lanes
+// truncated to bytes, at any input step the strided slot takes (0: a
+// broadcast) and any output step.
 template <class Op, class T>
 int GMapToU8_1(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
                void*) noexcept {
@@ -439,6 +417,14 @@ int GMapToU8_1(const LoopContext&, char* const* args, const int64_t* dims, const
   });
   if (i < n) StoreStrided(d8, bytes(LoadStepTail(d, a, ea, i, n - i)), o, eo, i, n - i);
   return 0;
+}
+
+// The contiguous slot of the same (contiguous or broadcast input: the
+// strided driver's plain loads).
+template <class Op, class T>
+int MapToU8_1(const LoopContext& ctx, char* const* args, const int64_t* dims,
+              const int64_t* steps, void* aux) noexcept {
+  return GMapToU8_1<Op, T>(ctx, args, dims, steps, aux);
 }
 
 // (T, T) -> T
