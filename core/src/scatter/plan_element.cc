@@ -180,7 +180,8 @@ void FusedInt64(const PlanInputs& in, const IndexColumn<int64_t>& col) {
     unwrapped.policy = BoundsPolicy(Bounds::kRaise);
     const int workers = std::min({in.r.max_threads, 2, Cores()});
     const bool sorted_runs = prefix.runs() && prefix.sorted_prefix();
-    const bool split_random = !prefix.runs() && static_cast<int64_t>(target_bytes) >= kSplitMinTargetBytes;
+    const bool split_random =
+        !prefix.runs() && static_cast<int64_t>(target_bytes) >= kSplitMinTargetBytes;
     if (workers >= 2 && col.n >= kParallelMinUpdates && (sorted_runs || split_random)) {
       // Two writers: sorted runs cut at a run boundary, other data kept by
       // the writer whose slice of the target it lands in. Data that is not
@@ -231,14 +232,15 @@ int64_t SplitWriter(const PlanInputs& in, const char* ip, int64_t istep, int64_t
     if (vector_pass) {
       k = KeepSlice64(reinterpret_cast<const int64_t*>(ipp), reinterpret_cast<const uint64_t*>(upp),
                       m, kWrap ? size : 0, lo, span, kept, reinterpret_cast<uint64_t*>(vbuf));
-    }
-    for (int64_t j = 0; !vector_pass && j < m; ++j) {
-      int64_t v;
-      std::memcpy(&v, ipp + j * istep, 8);
-      if constexpr (kWrap) v += (v >> 63) & size;
-      kept[k] = v;
-      std::memcpy(vbuf + k * item, upp + j * ustep, bytes);
-      k += static_cast<uint64_t>(v) - static_cast<uint64_t>(lo) < uspan;
+    } else {
+      for (int64_t j = 0; j < m; ++j) {
+        int64_t v;
+        std::memcpy(&v, ipp + j * istep, 8);
+        if constexpr (kWrap) v += (v >> 63) & size;
+        kept[k] = v;
+        std::memcpy(vbuf + k * item, upp + j * ustep, bytes);
+        k += static_cast<uint64_t>(v) - static_cast<uint64_t>(lo) < uspan;
+      }
     }
     mine += k;
     if (k == 0) continue;
