@@ -841,6 +841,75 @@ TEST(PartitionPoints, WrapsNegativesAndRaisesOrDropsOutOfBounds) {
   EXPECT_EQ(local64[1], 2);
 }
 
+// One column, one cut, one 8-byte row or none and no order asked: the
+// passes ufuncx.dask's at() takes (their own code). They must give the
+// general passes' result - same starts, coordinates and moved rows - for
+// equal and unequal cuts, up to 300 blocks (16-bit block ids), wrapping,
+// dropping and raising (the same message, nothing written).
+TEST(PartitionPoints, OneColumnPassesAgreeWithTheGeneralOnes) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int64_t n = static_cast<int64_t>(rng() % 2000);
+    const int64_t extent = 1 + static_cast<int64_t>(rng() % 3000);
+    BlockCuts d;
+    d.column = 0;
+    d.wrap = rng() % 2;
+    d.raise = rng() % 3 == 0;
+    d.cuts = {0};
+    const bool equal = rng() % 2;
+    const int64_t step = 1 + static_cast<int64_t>(rng() % (trial % 4 == 0 ? 10 : 400));
+    while (d.cuts.back() < extent) {
+      d.cuts.push_back(std::min(extent, d.cuts.back() +
+                                            (equal ? step : 1 + static_cast<int64_t>(rng() % 50))));
+    }
+    std::vector<int64_t> coords(static_cast<size_t>(n));
+    const bool outside = rng() % 2;
+    for (auto& c : coords) {
+      c = static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * extent)) - extent;  // wraps
+      if (outside && rng() % 50 == 0) c += (rng() % 2 ? 3 : -3) * extent;
+    }
+    std::vector<double> rows(static_cast<size_t>(n));
+    for (auto& v : rows) v = static_cast<double>(rng() % 100000);
+    const bool with_row = rng() % 2;
+    for (bool local32 : {false, true}) {
+      std::vector<int64_t> l64(static_cast<size_t>(n), -99), r64(l64);
+      std::vector<int32_t> l32(static_cast<size_t>(n), -99), r32(l32);
+      std::vector<double> moved(rows.size(), -1), ref_moved(rows.size(), -1);
+      auto row_of = [&](std::vector<double>& out) {
+        return std::vector<PointRows>{{reinterpret_cast<const char*>(rows.data()), 8,
+                                       reinterpret_cast<char*>(out.data())}};
+      };
+      void* local = local32 ? static_cast<void*>(l32.data()) : l64.data();
+      void* ref_local = local32 ? static_cast<void*>(r32.data()) : r64.data();
+      std::string err, ref_err;
+      PointBlocks got, ref;
+      try {
+        got = PartitionPoints(coords.data(), n, 1, {d}, local, local32,
+                              with_row ? row_of(moved) : std::vector<PointRows>{}, false);
+      } catch (const IndexError& e) {
+        err = e.what();
+      }
+      try {  // (an order asked: the general passes)
+        ref = PartitionPoints(coords.data(), n, 1, {d}, ref_local, local32,
+                              with_row ? row_of(ref_moved) : std::vector<PointRows>{}, true);
+      } catch (const IndexError& e) {
+        ref_err = e.what();
+      }
+      ASSERT_EQ(err, ref_err);
+      if (!err.empty()) {
+        EXPECT_EQ(l64, std::vector<int64_t>(static_cast<size_t>(n), -99));
+        EXPECT_EQ(l32, std::vector<int32_t>(static_cast<size_t>(n), -99));
+        continue;
+      }
+      EXPECT_TRUE(got.order.empty());
+      ASSERT_EQ(got.starts, ref.starts);
+      EXPECT_EQ(l64, r64);
+      EXPECT_EQ(l32, r32);
+      EXPECT_EQ(moved, ref_moved);
+    }
+  }
+}
+
 TEST(PartitionPoints, Int32CoordinatesSaturateOutOfRangeAndBadCutsThrow) {
   const int64_t coords[] = {5, int64_t{1} << 40, 2, -(int64_t{1} << 40)};
   int32_t local[4];

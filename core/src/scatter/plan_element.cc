@@ -46,6 +46,21 @@ class ElementBatch {
     Flush();
   }
 
+  // A whole batch of landed indices (offsets()[0, count), each in [0,
+  // size)) as raw int64 indices for the combiner's slot, whose dense bodies
+  // prefetch destinations in targets beyond the caches (byte offsets take
+  // the plain body). The slot checks each index again: a racing writer
+  // makes it stop, never write outside. Returns whether it finished.
+  bool FlushIndices(int64_t count, char* first, int64_t ustep, int64_t size, int64_t stride,
+                    bool runs) {
+    int64_t m = count, stop = 0;
+    IndexedIndices ix{size, stride, false, runs, &stop};
+    char* args[3] = {op_.data, reinterpret_cast<char*>(offs_), first};
+    const int64_t steps[3] = {0, 8, ustep};
+    CheckStatus(in_.loop->slots.indexed(in_.ctx, args, &m, steps, &ix), in_.ctx.ufunc_name);
+    return stop == count;
+  }
+
   void Flush() {
     if (count_ == 0) return;
     if (!in_.r.combiner) {
@@ -328,8 +343,14 @@ int64_t ElementFromColumn(const PlanInputs& in) {
   }
   ElementBatch batch(in);
   if (raise || col.policy.clips()) {
-    if (raise) col.CheckAll(0, n);  // every index checked before the first write
-    // Every index lands: whole batches of offsets, without branches.
+    // Every index checked before the first write (what the pass learns:
+    // runs of equal neighbours).
+    const IndexScan scan = raise ? col.CheckAll(0, n) : IndexScan{};
+    // Every index lands: whole batches without branches, as raw indices
+    // when a combiner takes them (int32 indices, 1.25e7 random float64
+    // updates into 1.25e7 in 8 calls: 0.17-0.22 -> 0.15-0.16 s; int64 indices
+    // 0.10-0.13 s), else as byte offsets.
+    const bool raw = r.combiner != nullptr;
     int64_t* offs = batch.offsets();
     for (int64_t start = 0; start < n; start += kChunk) {
       const int64_t m = std::min(kChunk, n - start);
@@ -337,10 +358,14 @@ int64_t ElementFromColumn(const PlanInputs& in) {
       for (int64_t j = 0; j < m; ++j) {
         const int64_t v = col.Land(start + j);
         lost |= v;
-        offs[j] = std::max<int64_t>(v, 0) * stride;
+        offs[j] = std::max<int64_t>(v, 0) * (raw ? 1 : stride);
       }
       if (lost < 0) ThrowIndexChanged();
-      batch.FlushBatch(m, up + start * ustep, ustep);
+      if (!raw) {
+        batch.FlushBatch(m, up + start * ustep, ustep);
+      } else if (!batch.FlushIndices(m, up + start * ustep, ustep, col.size, stride, scan.runs())) {
+        ThrowIndexChanged();
+      }
     }
     return 0;
   }
