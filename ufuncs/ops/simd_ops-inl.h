@@ -339,12 +339,23 @@ UFX_ROUNDING(Trunc, Trunc, trunc)
 
 // The lanes in [lo, hi] (NaN is not). NaN lanes are replaced before the
 // ordered comparisons: on SSE targets those signal (raise invalid) for NaN.
+// (AVX2 and later compare with quiet predicates: there NaN is simply false.)
+#undef UFX_QUIET_COMPARES
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+#define UFX_QUIET_COMPARES 1
+#else
+#define UFX_QUIET_COMPARES 0
+#endif
 template <class D, class V>
 HWY_INLINE auto Within(D d, V a, hn::TFromD<D> lo, hn::TFromD<D> hi) {
+#if UFX_QUIET_COMPARES
+  return hn::And(AnyGe(a, hn::Set(d, lo)), AnyLe(a, hn::Set(d, hi)));
+#else
   const auto ordered = hn::Eq(a, a);  // (quiet)
   const V lo_v = hn::Set(d, lo);
   const V x = hn::IfThenElse(ordered, a, lo_v);
   return hn::And(ordered, hn::And(AnyGe(x, lo_v), AnyLe(x, hn::Set(d, hi))));
+#endif
 }
 
 struct Exp {
@@ -362,8 +373,10 @@ struct Log {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
     using T = hn::TFromD<D>;
+    // (up to 3e38 / 1e308: on AVX2, Highway's Log of the largest finite
+    // numbers raises overflow in its reduction; libm takes those)
     return Guarded(
-        d, Within(d, a, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()), a,
+        d, Within(d, a, std::numeric_limits<T>::min(), T(sizeof(T) == 4 ? 3.0e38 : 1.0e308)), a,
         [d](V v) { return hn::Log(d, v); }, [](T x) { return std::log(x); });
   }
 };
@@ -387,8 +400,12 @@ HWY_INLINE auto MathOk(D d, V a, double lo32, double hi32, double lo64, double h
                                        : std::numeric_limits<T>::min());
   const auto within =
       Within(d, a, static_cast<T>(k32 ? lo32 : lo64), static_cast<T>(k32 ? hi32 : hi64));
+#if UFX_QUIET_COMPARES
+  return hn::And(within, AnyGe(hn::Abs(a), tiny));
+#else
   // (the magnitude test on a NaN-free copy, as in Within)
   return hn::And(within, AnyGe(hn::Abs(hn::IfThenElse(within, a, tiny)), tiny));
+#endif
 }
 #define UFX_MATH1(NAME, HWY_FN, LIBM_FN, LO32, HI32, LO64, HI64, SERIES)              \
   struct NAME {                                                                      \
@@ -403,15 +420,15 @@ HWY_INLINE auto MathOk(D d, V a, double lo32, double hi32, double lo64, double h
 // (ranges: Highway's stated valid ranges, narrowed where its body loses
 // accuracy near an edge: sinh and tanh stop where the result overflows or
 // is ±1, arcsin/arccos/arctanh keep away from ±1)
+UFX_MATH1(HwyArcsinh, Asinh, asinh, -1.0e18, 1.0e18, -1.0e150, 1.0e150, true)
+UFX_MATH1(HwyArctanh, Atanh, atanh, -0.999, 0.999, -0.999, 0.999, true)
+UFX_MATH1(HwyLog10, Log10, log10, 0.0, 3.0e38, 0.0, 1.0e308, false)
+UFX_MATH1(HwyLog1p, Log1p, log1p, 0.0, 3.0e38, 0.0, 1.0e308, true)
 UFX_MATH1(SimdTanh, Tanh, tanh, -9.0, 9.0, -19.0, 19.0, true)
 UFX_MATH1(SimdSinh, Sinh, sinh, -88.0, 88.0, -709.0, 709.0, true)
 UFX_MATH1(SimdArcsin, Asin, asin, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(SimdArccos, Acos, acos, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(SimdArctan, Atan, atan, -3.0e38, 3.0e38, -1.0e308, 1.0e308, true)
-UFX_MATH1(SimdArcsinh, Asinh, asinh, -1.0e18, 1.0e18, -1.0e150, 1.0e150, true)
-UFX_MATH1(SimdArctanh, Atanh, atanh, -0.999, 0.999, -0.999, 0.999, true)
-UFX_MATH1(SimdLog10, Log10, log10, 0.0, 3.0e38, 0.0, 1.0e308, false)
-UFX_MATH1(SimdLog1p, Log1p, log1p, 0.0, 3.0e38, 0.0, 1.0e308, true)
 UFX_MATH1(SimdExpm1, Expm1, expm1, -80.0, 88.0, -700.0, 709.0, true)
 UFX_MATH1(SimdSin, Sin, sin, -39000.0, 39000.0, -39000.0, 39000.0, true)
 UFX_MATH1(SimdCos, Cos, cos, -39000.0, 39000.0, -39000.0, 39000.0, true)
@@ -489,6 +506,232 @@ HWY_INLINE hn::VFromD<D> BiasedExponentOf(D d, hn::VFromD<D> x) {
   const auto field = hn::ShiftRight<kMant>(hn::BitCast(du, hn::Abs(x)));
   return hn::Sub(hn::BitCast(d, hn::Or(field, hn::BitCast(du, magic))), magic);
 }
+
+// ---- float64 logarithms of our own ----------------------------------------
+// NumPy validates float64 log10, log1p, arcsinh and arctanh within 1 ULP of
+// the rounded result, and Highway's bodies measure 1.6-2.5 ULP, so float64
+// takes these (float32 keeps Highway's). All four reduce to log(u) for a
+// positive u = 2^k (1 + f), f in [sqrt(1/2) - 1, sqrt(2) - 1] exact, with
+// s = f / (2 + f): log(1 + f) = 2 atanh(s) = f - hfsq + s (hfsq + R), where
+// hfsq = f^2 / 2 and R = 2s^2/3 + 2s^4/5 + ... (ten terms: s^2 <= 0.0295,
+// so the rest is below 2^-60 of the result), and k ln 2 in two parts, the
+// first exact. An argument known to more than double precision comes as a
+// pair (u, e), e the part u lost: log(u + e) = log(u) + e / u.
+namespace log64 {
+
+inline constexpr double kLn2Hi = 0x1.62e42feep-1;  // (32 bits: k * kLn2Hi is exact)
+inline constexpr double kLn2Lo = 0x1.a39ef35793c76p-33;
+
+// f = m - 1 (exact) and k for a positive normal x = 2^k m, m in
+// [sqrt(1/2), sqrt(2)): adding 1.0's bits less sqrt(1/2)'s carries into the
+// exponent field exactly when x's mantissa is sqrt(2)'s or more; k comes
+// out of the field through the magic number 2^52 (no integer conversion).
+template <class D>
+HWY_INLINE hn::VFromD<D> Reduce(D d, hn::VFromD<D> x, hn::VFromD<D>& k) {
+  const hn::RebindToUnsigned<D> du;
+  constexpr uint64_t kSqrtHalf = 0x3fe6a09e667f3bcdull;
+  const auto u = hn::Add(hn::BitCast(du, x), hn::Set(du, 0x3ff0000000000000ull - kSqrtHalf));
+  const auto magic = hn::Set(d, 0x1p52);
+  const auto field = hn::BitCast(d, hn::Or(hn::ShiftRight<52>(u), hn::BitCast(du, magic)));
+  k = hn::Sub(field, hn::Set(d, 0x1p52 + 1023.0));
+  const auto m = hn::Add(hn::And(u, hn::Set(du, 0x000fffffffffffffull)), hn::Set(du, kSqrtHalf));
+  return hn::Sub(hn::BitCast(d, m), hn::Set(d, 1.0));
+}
+
+// s (hfsq + R) for log(1 + f) = f - hfsq + tail, s = f / (2 + f); hfsq as
+// well. R(z) = z P(z), z = s^2 <= 0.0295: P is a degree-7 fit (weighted
+// least squares refined towards equal error; its error is below 2^-61 of
+// the result) of (log((1 + s) / (1 - s)) - 2s) / s^3, whose series is
+// 2/3 + 2z/5 + 2z^2/7 + ...; evaluated by Estrin's scheme (three levels
+// instead of a chain of eight).
+template <class D>
+HWY_INLINE hn::VFromD<D> Tail(D d, hn::VFromD<D> f, hn::VFromD<D> s, hn::VFromD<D>& hfsq) {
+  using V = hn::VFromD<D>;
+  const V z = hn::Mul(s, s);
+  const V z2 = hn::Mul(z, z);
+  const auto pair = [&](double lo, double hi) { return hn::MulAdd(hn::Set(d, hi), z, hn::Set(d, lo)); };
+  const V p03 = hn::MulAdd(pair(0x1.249249242b447p-2, 0x1.c71c7258f6e87p-3), z2,
+                           pair(0x1.5555555555555p-1, 0x1.9999999999dffp-2));
+  const V p47 = hn::MulAdd(pair(0x1.0f5cd6f66265dp-3, 0x1.0f6288bfc46c2p-3), z2,
+                           pair(0x1.745cde3863db3p-3, 0x1.3b20ab0174bf6p-3));
+  const V poly = hn::MulAdd(p47, hn::Mul(z2, z2), p03);
+  hfsq = hn::Mul(hn::Mul(hn::Set(d, 0.5), f), f);
+  return hn::Mul(s, hn::Add(hfsq, hn::Mul(poly, z)));
+}
+
+// log(u + e) for a positive normal u and |e| well below u's ULP. One
+// division gives both s = f / (2 + f) and e / u = e 2^-k / (1 + f):
+// q = 1 / ((2 + f)(1 + f)) (1 + f = m is exact), s = f m q and 1 / m =
+// (2 + f) q, each within 2 ULP (s enters the tail, a twentieth of the
+// result at most; e / u is refined once from its remainder).
+template <class D>
+HWY_INLINE hn::VFromD<D> LogOf(D d, hn::VFromD<D> u, hn::VFromD<D> e) {
+  using V = hn::VFromD<D>;
+  V k, hfsq;
+  const V f = Reduce(d, u, k);
+  const V m = hn::Add(f, hn::Set(d, 1.0));
+  const V two_f = hn::Add(hn::Set(d, 2.0), f);
+  const V q = hn::Div(hn::Set(d, 1.0), hn::Mul(two_f, m));
+  const V s = hn::Mul(hn::Mul(f, m), q);
+  const V tail = Tail(d, f, s, hfsq);
+  // 2^-k, for |k| < 1023 (beyond, e / u is far below the result's ULP):
+  // the exponent field 1023 - k built in a magic number's mantissa
+  const V kk = hn::Min(hn::Max(k, hn::Set(d, -1022.0)), hn::Set(d, 1022.0));
+  const V scale = Pow2(d, hn::Neg(kk));
+  const V inv_u = hn::Mul(scale, hn::Mul(two_f, q));
+  // e / u, and once more from the remainder: near x = 0 the correction is
+  // as large as the result, so it needs its own last bit
+  const V c0 = hn::Mul(e, inv_u);
+  const V correction = hn::MulAdd(hn::NegMulAdd(c0, u, e), inv_u, c0);
+  // k ln2_hi - ((hfsq - (tail + (k ln2_lo + e / u))) - f): the small terms
+  // first, f and the exact k ln2_hi last
+  const V small = hn::Add(tail, hn::MulAdd(k, hn::Set(d, kLn2Lo), correction));
+  return hn::Sub(hn::Mul(k, hn::Set(d, kLn2Hi)), hn::Sub(hn::Sub(hfsq, small), f));
+}
+
+// 1 + (xh + xl) as u + e, xl a correction well below xh's ULP: u = 1 + xh,
+// e what its rounding lost (two-sum) plus xl; Log1p is log(u + e).
+template <class D>
+HWY_INLINE hn::VFromD<D> OnePlus(D d, hn::VFromD<D> xh, hn::VFromD<D> xl, hn::VFromD<D>& e) {
+  using V = hn::VFromD<D>;
+  const V one = hn::Set(d, 1.0);
+  const V u = hn::Add(one, xh);
+  const V back = hn::Sub(u, xh);
+  e = hn::Add(hn::Add(hn::Sub(one, back), hn::Sub(xh, hn::Sub(u, back))), xl);
+  return u;
+}
+template <class D>
+HWY_INLINE hn::VFromD<D> Log1p(D d, hn::VFromD<D> xh, hn::VFromD<D> xl) {
+  hn::VFromD<D> e;
+  const hn::VFromD<D> u = OnePlus(d, xh, xl, e);
+  return LogOf(d, u, e);
+}
+
+// a * b - p exactly for p = a * b rounded: one fused multiply-add, or
+// Dekker's product of halves on targets without FMA.
+template <class D>
+HWY_INLINE hn::VFromD<D> ProductError(D d, hn::VFromD<D> a, hn::VFromD<D> b, hn::VFromD<D> p) {
+#if HWY_NATIVE_FMA
+  (void)d;
+  return hn::MulSub(a, b, p);
+#else
+  using V = hn::VFromD<D>;
+  const V split = hn::Set(d, 134217729.0);  // 2^27 + 1
+  const auto halves = [&](V x, V& hi, V& lo) {
+    const V t = hn::Mul(split, x);
+    hi = hn::Sub(t, hn::Sub(t, x));
+    lo = hn::Sub(x, hi);
+  };
+  V ah, al, bh, bl;
+  halves(a, ah, al);
+  halves(b, bh, bl);
+  const V r = hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Add(hn::Mul(ah, bl), hn::Mul(al, bh)));
+  return hn::Add(r, hn::Mul(al, bl));
+#endif
+}
+
+// log10(x), x positive normal: log(1 + f) as hi + lo with hi's low 32 bits
+// clear, so hi * (1/ln 10)_hi and k * log10(2)_hi are exact; the small
+// products summed first.
+template <class D>
+HWY_INLINE hn::VFromD<D> Log10(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  const hn::RebindToUnsigned<D> du;
+  constexpr double kInvLn10Hi = 0x1.bcb7b152p-2, kInvLn10Lo = 0x1.b9438ca9aadd5p-36;
+  constexpr double kLog10Of2Hi = 0x1.34413508p-2, kLog10Of2Lo = 0x1.f79fef311f12bp-34;
+  V k, hfsq;
+  const V f = Reduce(d, x, k);
+  const V tail = Tail(d, f, hn::Div(f, hn::Add(hn::Set(d, 2.0), f)), hfsq);
+  const V hi = hn::BitCast(d, hn::And(hn::BitCast(du, hn::Sub(f, hfsq)),
+                                      hn::Set(du, 0xffffffff00000000ull)));
+  const V lo = hn::Add(hn::Sub(hn::Sub(f, hi), hfsq), tail);
+  const V inv_hi = hn::Set(d, kInvLn10Hi);
+  const V val_hi = hn::Mul(hi, inv_hi);
+  const V w = hn::Mul(k, hn::Set(d, kLog10Of2Hi));
+  V val_lo = hn::MulAdd(hn::Add(lo, hi), hn::Set(d, kInvLn10Lo), hn::Mul(lo, inv_hi));
+  val_lo = hn::MulAdd(k, hn::Set(d, kLog10Of2Lo), val_lo);
+  // w + val_hi, |w| >= |val_hi| unless w is 0: its rounding error to val_lo
+  const V sum = hn::Add(w, val_hi);
+  val_lo = hn::Add(val_lo, hn::Add(hn::Sub(w, sum), val_hi));
+  return hn::Add(val_lo, sum);
+}
+
+// asinh(|x|) = log1p(|x| + w), w = x^2 / (1 + sqrt(1 + x^2)) < |x| (the sum
+// as a pair), below 2^28; log(2|x|) above, where the series' next term,
+// 1 / (4x^2), is below 2^-60 of the result. The sign is x's.
+template <class D>
+HWY_INLINE hn::VFromD<D> Asinh(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  const V one = hn::Set(d, 1.0), big = hn::Set(d, 0x1p28);
+  const V abs = hn::Abs(x);
+  const V a = hn::Min(abs, big);  // (large lanes: no overflow in x^2)
+  const V a2 = hn::Mul(a, a);
+  const V w = hn::Div(a2, hn::Add(one, hn::Sqrt(hn::Add(one, a2))));
+  const V sh = hn::Add(a, w);
+  const V sl = hn::Sub(w, hn::Sub(sh, a));
+  // log(1 + sh + sl) or log(2|x|): one logarithm per lane
+  V e;
+  const V u = OnePlus(d, sh, sl, e);
+  const auto small = hn::Lt(abs, big);
+  const V r = LogOf(d, hn::IfThenElse(small, u, hn::Add(abs, abs)), hn::IfThenElse(small, e, hn::Zero(d)));
+  return hn::CopySignToAbs(r, x);
+}
+
+// atanh(|x|) = log1p(2|x| / (1 - |x|)) / 2 for |x| < 1, the quotient as a
+// pair: 1 - |x| with its rounding error e, q = 2|x| / (1 - |x|) (a product
+// with the reciprocal: within an ULP) and the rest (2|x| - q (1 - |x|) -
+// q e) / (1 - |x|), which makes up q's error. The sign is x's.
+template <class D>
+HWY_INLINE hn::VFromD<D> Atanh(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  const V one = hn::Set(d, 1.0);
+  const V a = hn::Abs(x);
+  const V den = hn::Sub(one, a);
+  const V e = hn::Sub(hn::Sub(one, den), a);  // (1 >= a: the fast two-sum)
+  const V two_a = hn::Add(a, a);
+  const V inv = hn::Div(hn::Set(d, 1.0), den);
+  const V q = hn::Mul(two_a, inv);
+  const V rem = hn::Neg(ProductError(d, q, den, two_a));  // two_a - q den, exact
+  const V ql = hn::Mul(hn::NegMulAdd(q, e, rem), inv);
+  return hn::CopySignToAbs(hn::Mul(hn::Set(d, 0.5), Log1p(d, q, ql)), x);
+}
+
+}  // namespace log64
+
+// The four as ops: float64 through log64 where MathOk holds (normal
+// numbers inside each domain, away from 0 where libm returns x), float32
+// through Highway's bodies; other lanes libm.
+#define UFX_LOG64(NAME, HWY_NAME, BODY, LIBM_FN, LO, HI, SERIES)                        \
+  struct NAME {                                                                      \
+    template <class D, class V>                                                      \
+    HWY_INLINE V operator()(D d, V a) const {                                        \
+      using T = hn::TFromD<D>;                                                       \
+      if constexpr (sizeof(T) == 4) {                                                \
+        return HWY_NAME()(d, a);                                                     \
+      } else {                                                                       \
+        return Guarded(                                                              \
+            d, MathOk(d, a, 0.0, 0.0, LO, HI, SERIES), a,                            \
+            [d](V v) { return log64::BODY(d, v); }, [](T x) { return std::LIBM_FN(x); }); \
+      }                                                                              \
+    }                                                                                \
+  };
+UFX_LOG64(SimdLog10, HwyLog10, Log10, log10, 0.0, 1.0e308, false)
+UFX_LOG64(SimdArcsinh, HwyArcsinh, Asinh, asinh, -1.0e307, 1.0e307, true)
+UFX_LOG64(SimdArctanh, HwyArctanh, Atanh, atanh, -0.9999999999999999, 0.9999999999999999, true)
+#undef UFX_LOG64
+struct SimdLog1p {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    if constexpr (sizeof(T) == 4) {
+      return HwyLog1p()(d, a);
+    } else {
+      return Guarded(
+          d, MathOk(d, a, 0.0, 0.0, -0.9999999999999999, 1.0e308, true), a,
+          [d](V v) { return log64::Log1p(d, v, hn::Zero(d)); }, [](T x) { return std::log1p(x); });
+    }
+  }
+};
 
 // exp2(x) = 2^n * e^(f ln 2) with n = round(x), f = x - n exact in [-1/2,
 // 1/2] (Highway's Exp, 1 ULP, of an argument whose rounding moves the
