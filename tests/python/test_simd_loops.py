@@ -324,13 +324,14 @@ def _log_uniform(rng, lo, hi, n):
     return np.exp(rng.uniform(np.log(lo), np.log(hi), n))
 
 
-# The float64 logarithms of ufuncx's own (log64 in ufuncs/ops/simd_ops-inl.h):
+# The float64 logarithms and exponentials of ufuncx's own (log64 and exp64
+# in ufuncs/ops/simd_ops-inl.h):
 # inputs spread over each domain (magnitudes from 1e-20 to 1e300, both
 # signs, the neighbourhoods of 0 and of the domain's ends), each result
 # within 1.5 ULP of the exact value (long double's, 11 more bits) - so within
 # 1 ULP of the rounded one, NumPy's bound for these functions - and exact
-# where the answer is representable (log10 of powers of ten, log1p(x) = x
-# below 2^-54).
+# where the answer is representable (log10 of powers of ten, x itself
+# below 2^-54 for the odd ones and log1p, expm1).
 _LOG64_DOMAINS = {
     "log10": lambda r, n: [_log_uniform(r, 1e-300, 1e300, n), r.uniform(0.5, 2, n),
                            r.uniform(0.9, 1.1, n)],
@@ -340,13 +341,18 @@ _LOG64_DOMAINS = {
                              r.uniform(-4, 4, n), _log_uniform(r, 1e7, 1e9, n)],
     "arctanh": lambda r, n: [r.uniform(-1, 1, n), _log_uniform(r, 1e-20, 1, n),
                              1 - _log_uniform(r, 1e-16, 1e-1, n), -_log_uniform(r, 1e-10, 1e-3, n)],
+    "expm1": lambda r, n: [r.uniform(-37, 709, n), r.uniform(-3, 3, n), _log_uniform(r, 1e-20, 1, n),
+                           -_log_uniform(r, 1e-20, 37, n)],
+    "sinh": lambda r, n: [r.uniform(-709, 709, n), r.uniform(-3, 3, n), _log_uniform(r, 1e-20, 1, n),
+                          r.uniform(0.9, 1.2, n), r.uniform(17, 21, n)],
+    "tanh": lambda r, n: [r.uniform(-19, 19, n), r.uniform(-3, 3, n), _log_uniform(r, 1e-20, 1, n)],
 }
 
 
 @pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63, reason="needs x86's 80-bit long double")
 @pytest.mark.parametrize("name", sorted(_LOG64_DOMAINS))
 @pytest.mark.parametrize("layout", ["contiguous", "step 3"])
-def test_float64_logarithms_within_one_and_a_half_ulp(name, layout):
+def test_float64_logarithms_and_exponentials_within_one_and_a_half_ulp(name, layout):
     rng = np.random.default_rng(11)
     for x in _LOG64_DOMAINS[name](rng, 50_000):
         if layout == "step 3":
@@ -360,6 +366,6 @@ def test_float64_logarithms_within_one_and_a_half_ulp(name, layout):
     tens = np.arange(-300.0, 301.0)
     if name == "log10":
         assert np.array_equal(ux.log10(10.0 ** tens), tens)
-    if name in ("log1p", "arcsinh", "arctanh"):
+    if name != "log10":
         tiny = np.array([2.0 ** -60, -2.0 ** -60, 1e-25, -3e-30, 2.0 ** -89] * 4)
         assert np.array_equal(getattr(ux, name)(tiny), tiny)

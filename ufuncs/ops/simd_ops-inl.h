@@ -424,12 +424,12 @@ UFX_MATH1(HwyArcsinh, Asinh, asinh, -1.0e18, 1.0e18, -1.0e150, 1.0e150, true)
 UFX_MATH1(HwyArctanh, Atanh, atanh, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(HwyLog10, Log10, log10, 0.0, 3.0e38, 0.0, 1.0e308, false)
 UFX_MATH1(HwyLog1p, Log1p, log1p, 0.0, 3.0e38, 0.0, 1.0e308, true)
-UFX_MATH1(SimdTanh, Tanh, tanh, -9.0, 9.0, -19.0, 19.0, true)
-UFX_MATH1(SimdSinh, Sinh, sinh, -88.0, 88.0, -709.0, 709.0, true)
+UFX_MATH1(HwyTanh, Tanh, tanh, -9.0, 9.0, -19.0, 19.0, true)
+UFX_MATH1(HwySinh, Sinh, sinh, -88.0, 88.0, -709.0, 709.0, true)
 UFX_MATH1(SimdArcsin, Asin, asin, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(SimdArccos, Acos, acos, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(SimdArctan, Atan, atan, -3.0e38, 3.0e38, -1.0e308, 1.0e308, true)
-UFX_MATH1(SimdExpm1, Expm1, expm1, -80.0, 88.0, -700.0, 709.0, true)
+UFX_MATH1(HwyExpm1, Expm1, expm1, -80.0, 88.0, -700.0, 709.0, true)
 UFX_MATH1(SimdSin, Sin, sin, -39000.0, 39000.0, -39000.0, 39000.0, true)
 UFX_MATH1(SimdCos, Cos, cos, -39000.0, 39000.0, -39000.0, 39000.0, true)
 #undef UFX_MATH1
@@ -507,6 +507,39 @@ HWY_INLINE hn::VFromD<D> BiasedExponentOf(D d, hn::VFromD<D> x) {
   return hn::Sub(hn::BitCast(d, hn::Or(field, hn::BitCast(du, magic))), magic);
 }
 
+// c[0] + c[1] t + ... + c[N-1] t^(N-1) by Estrin's scheme: pairs, then
+// pairs of pairs (log2 N levels of multiply-adds instead of a chain of N).
+template <size_t kLevel, class V>
+HWY_INLINE V PowerOfTwoPower(V t) {  // t^(2^kLevel)
+  if constexpr (kLevel == 0) {
+    return t;
+  } else {
+    const V h = PowerOfTwoPower<kLevel - 1>(t);
+    return hn::Mul(h, h);
+  }
+}
+template <size_t kLo, size_t kLevel, size_t N, class D>
+HWY_INLINE hn::VFromD<D> EstrinPart(D d, hn::VFromD<D> t, const double (&c)[N]) {
+  if constexpr (kLevel == 0) {
+    return hn::Set(d, c[kLo]);
+  } else {
+    constexpr size_t kHalf = size_t{1} << (kLevel - 1);
+    const auto low = EstrinPart<kLo, kLevel - 1>(d, t, c);
+    if constexpr (kLo + kHalf >= N) {
+      return low;
+    } else {
+      return hn::MulAdd(EstrinPart<kLo + kHalf, kLevel - 1>(d, t, c),
+                        PowerOfTwoPower<kLevel - 1>(t), low);
+    }
+  }
+}
+template <size_t N, class D>
+HWY_INLINE hn::VFromD<D> Estrin(D d, hn::VFromD<D> t, const double (&c)[N]) {
+  constexpr size_t kLevels = N <= 1 ? 0 : N <= 2 ? 1 : N <= 4 ? 2 : N <= 8 ? 3 : 4;
+  static_assert(N <= 16);
+  return EstrinPart<0, kLevels>(d, t, c);
+}
+
 // ---- float64 logarithms of our own ----------------------------------------
 // NumPy validates float64 log10, log1p, arcsinh and arctanh within 1 ULP of
 // the rounded result, and Highway's bodies measure 1.6-2.5 ULP, so float64
@@ -542,19 +575,16 @@ HWY_INLINE hn::VFromD<D> Reduce(D d, hn::VFromD<D> x, hn::VFromD<D>& k) {
 // well. R(z) = z P(z), z = s^2 <= 0.0295: P is a degree-7 fit (weighted
 // least squares refined towards equal error; its error is below 2^-61 of
 // the result) of (log((1 + s) / (1 - s)) - 2s) / s^3, whose series is
-// 2/3 + 2z/5 + 2z^2/7 + ...; evaluated by Estrin's scheme (three levels
-// instead of a chain of eight).
+// 2/3 + 2z/5 + 2z^2/7 + ....
 template <class D>
 HWY_INLINE hn::VFromD<D> Tail(D d, hn::VFromD<D> f, hn::VFromD<D> s, hn::VFromD<D>& hfsq) {
   using V = hn::VFromD<D>;
+  static constexpr double kP[] = {0x1.5555555555555p-1, 0x1.9999999999dffp-2,
+                                  0x1.249249242b447p-2, 0x1.c71c7258f6e87p-3,
+                                  0x1.745cde3863db3p-3, 0x1.3b20ab0174bf6p-3,
+                                  0x1.0f5cd6f66265dp-3, 0x1.0f6288bfc46c2p-3};
   const V z = hn::Mul(s, s);
-  const V z2 = hn::Mul(z, z);
-  const auto pair = [&](double lo, double hi) { return hn::MulAdd(hn::Set(d, hi), z, hn::Set(d, lo)); };
-  const V p03 = hn::MulAdd(pair(0x1.249249242b447p-2, 0x1.c71c7258f6e87p-3), z2,
-                           pair(0x1.5555555555555p-1, 0x1.9999999999dffp-2));
-  const V p47 = hn::MulAdd(pair(0x1.0f5cd6f66265dp-3, 0x1.0f6288bfc46c2p-3), z2,
-                           pair(0x1.745cde3863db3p-3, 0x1.3b20ab0174bf6p-3));
-  const V poly = hn::MulAdd(p47, hn::Mul(z2, z2), p03);
+  const V poly = Estrin(d, z, kP);
   hfsq = hn::Mul(hn::Mul(hn::Set(d, 0.5), f), f);
   return hn::Mul(s, hn::Add(hfsq, hn::Mul(poly, z)));
 }
@@ -605,6 +635,10 @@ HWY_INLINE hn::VFromD<D> Log1p(D d, hn::VFromD<D> xh, hn::VFromD<D> xl) {
   hn::VFromD<D> e;
   const hn::VFromD<D> u = OnePlus(d, xh, xl, e);
   return LogOf(d, u, e);
+}
+template <class D>
+HWY_INLINE hn::VFromD<D> Log1pOf(D d, hn::VFromD<D> x) {
+  return Log1p(d, x, hn::Zero(d));
 }
 
 // a * b - p exactly for p = a * b rounded: one fused multiply-add, or
@@ -698,10 +732,10 @@ HWY_INLINE hn::VFromD<D> Atanh(D d, hn::VFromD<D> x) {
 
 }  // namespace log64
 
-// The four as ops: float64 through log64 where MathOk holds (normal
-// numbers inside each domain, away from 0 where libm returns x), float32
-// through Highway's bodies; other lanes libm.
-#define UFX_LOG64(NAME, HWY_NAME, BODY, LIBM_FN, LO, HI, SERIES)                        \
+// The ops of log64 and exp64: float64 through them where MathOk holds
+// (normal numbers inside each domain, away from 0 where libm returns x),
+// float32 through Highway's bodies; other lanes libm.
+#define UFX_OWN64(NAME, HWY_NAME, BODY, LIBM_FN, LO, HI, SERIES)                     \
   struct NAME {                                                                      \
     template <class D, class V>                                                      \
     HWY_INLINE V operator()(D d, V a) const {                                        \
@@ -711,27 +745,160 @@ HWY_INLINE hn::VFromD<D> Atanh(D d, hn::VFromD<D> x) {
       } else {                                                                       \
         return Guarded(                                                              \
             d, MathOk(d, a, 0.0, 0.0, LO, HI, SERIES), a,                            \
-            [d](V v) { return log64::BODY(d, v); }, [](T x) { return std::LIBM_FN(x); }); \
+            [d](V v) { return BODY(d, v); }, [](T x) { return std::LIBM_FN(x); });   \
       }                                                                              \
     }                                                                                \
   };
-UFX_LOG64(SimdLog10, HwyLog10, Log10, log10, 0.0, 1.0e308, false)
-UFX_LOG64(SimdArcsinh, HwyArcsinh, Asinh, asinh, -1.0e307, 1.0e307, true)
-UFX_LOG64(SimdArctanh, HwyArctanh, Atanh, atanh, -0.9999999999999999, 0.9999999999999999, true)
-#undef UFX_LOG64
-struct SimdLog1p {
-  template <class D, class V>
-  HWY_INLINE V operator()(D d, V a) const {
-    using T = hn::TFromD<D>;
-    if constexpr (sizeof(T) == 4) {
-      return HwyLog1p()(d, a);
-    } else {
-      return Guarded(
-          d, MathOk(d, a, 0.0, 0.0, -0.9999999999999999, 1.0e308, true), a,
-          [d](V v) { return log64::Log1p(d, v, hn::Zero(d)); }, [](T x) { return std::log1p(x); });
-    }
-  }
-};
+UFX_OWN64(SimdLog10, HwyLog10, log64::Log10, log10, 0.0, 1.0e308, false)
+UFX_OWN64(SimdLog1p, HwyLog1p, log64::Log1pOf, log1p, -0.9999999999999999, 1.0e308, true)
+UFX_OWN64(SimdArcsinh, HwyArcsinh, log64::Asinh, asinh, -1.0e307, 1.0e307, true)
+UFX_OWN64(SimdArctanh, HwyArctanh, log64::Atanh, atanh, -0.9999999999999999, 0.9999999999999999,
+          true)
+
+// ---- float64 exponentials of our own ----------------------------------------
+// expm1, sinh and tanh, for the same reason as log64 (Highway's float64
+// bodies measure 2.9-3.8 ULP; NumPy validates expm1 and sinh within 1 ULP,
+// tanh within 2). x = k ln 2 + r with |r| <= ln(2)/2, r as a pair (rh, rl),
+// and expm1(r) = r + r^2/2 + r^3 Q(r) as a pair (ph, pl): Q a degree-9 fit
+// of (e^r - 1 - r - r^2/2) / r^3 (error below 2^-59 of the result, by the
+// same refined least squares as log64's tail). The results are put
+// together from exact pieces (powers of two times ph) by two-sums, the
+// small terms added last.
+namespace exp64 {
+
+// k = round(x / ln 2) (an integer-valued double) and r = x - k ln 2 as rh + rl.
+template <class D>
+HWY_INLINE void Reduce(D d, hn::VFromD<D> x, hn::VFromD<D>& k, hn::VFromD<D>& rh,
+                       hn::VFromD<D>& rl) {
+  using V = hn::VFromD<D>;
+  const V magic = hn::Set(d, 0x1.8p52);  // (adding it rounds to an integer)
+  k = hn::Sub(hn::MulAdd(x, hn::Set(d, 0x1.71547652b82fep0), magic), magic);
+  const V hi = hn::NegMulAdd(k, hn::Set(d, log64::kLn2Hi), x);  // (exact)
+  const V lo = hn::Mul(k, hn::Set(d, log64::kLn2Lo));
+  rh = hn::Sub(hi, lo);
+  rl = hn::Sub(hn::Sub(hi, rh), lo);
+}
+
+// expm1(rh + rl) = ph + pl for |rh| <= 0.35.
+template <class D>
+HWY_INLINE void Core(D d, hn::VFromD<D> rh, hn::VFromD<D> rl, hn::VFromD<D>& ph,
+                     hn::VFromD<D>& pl) {
+  using V = hn::VFromD<D>;
+  static constexpr double kQ[] = {0x1.5555555555559p-3, 0x1.555555555554ap-5,
+                                  0x1.111111110f7a0p-7, 0x1.6c16c16c1c091p-10,
+                                  0x1.a01a01af8f6a2p-13, 0x1.a01a0186f30fdp-16,
+                                  0x1.71ddf91a77a7dp-19, 0x1.27e522cd56389p-22,
+                                  0x1.af5d7ac7eee79p-26, 0x1.1f01e8d0fdf1ap-29};
+  const V r2 = hn::Mul(rh, rh);
+  const V q = Estrin(d, rh, kQ);
+  const V half = hn::Set(d, 0.5);
+  // s = r^2/2 + r^3 Q; r^2's rounding error goes to pl
+  const V s = hn::MulAdd(hn::Mul(r2, rh), q, hn::Mul(half, r2));
+  ph = hn::Add(rh, s);
+  pl = hn::Add(hn::Sub(rh, ph), s);  // (|rh| >= |s|: the fast two-sum)
+  pl = hn::MulAdd(half, log64::ProductError(d, rh, rh, r2), pl);
+  // the pair's low part moves the result by rl e^rh
+  pl = hn::MulAdd(rl, hn::Add(hn::Set(d, 1.0), ph), pl);
+}
+
+// expm1(x) for x in [-37, 709] as hi + lo: (2^k - 1) + 2^k (ph + pl);
+// 2^k - 1 is exact up to k = 53, and what it loses beyond goes back in as
+// `fix`.
+template <class D>
+HWY_INLINE hn::VFromD<D> Expm1Pair(D d, hn::VFromD<D> x, hn::VFromD<D>& lo) {
+  using V = hn::VFromD<D>;
+  V k, rh, rl, ph, pl;
+  Reduce(d, x, k, rh, rl);
+  Core(d, rh, rl, ph, pl);
+  const V one = hn::Set(d, 1.0);
+  const V two = Pow2(d, k);
+  const V t = hn::Sub(two, one);
+  const V sp = hn::Mul(two, ph);
+  const V sum = hn::Add(t, sp);
+  const V err = hn::Sub(sp, hn::Sub(sum, t));  // (|t| >= |sp|, or t = 0)
+  const V fix = hn::Sub(hn::Sub(two, t), one);
+  const V low = hn::Add(err, hn::MulAdd(two, pl, fix));
+  const V hi = hn::Add(sum, low);
+  lo = hn::Add(hn::Sub(sum, hi), low);
+  return hi;
+}
+template <class D>
+HWY_INLINE hn::VFromD<D> Expm1(D d, hn::VFromD<D> x) {
+  hn::VFromD<D> lo;
+  return Expm1Pair(d, x, lo);
+}
+
+// sinh(x): below |x| = 1 the odd series x + x^3 Q(x^2) (Q a degree-6 fit,
+// error below 2^-56 of the result); from 1 to 709, (e^|x| - e^-|x|) / 2 =
+// (2^(k-1) - 2^(-k-1)) + 2^(k-1) expm1(r) - 2^(-k-1) expm1(-r), summed by
+// two-sums (the first term is exact up to k = 26). The sign is x's.
+template <class D>
+HWY_INLINE hn::VFromD<D> Sinh(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  const V a = hn::Abs(x);
+  const V one = hn::Set(d, 1.0);
+  const auto small = hn::Lt(a, one);
+  const auto series = [&] {
+    static constexpr double kS[] = {0x1.5555555555556p-3, 0x1.11111111110a1p-7,
+                                    0x1.a01a01a029211p-13, 0x1.71de3a45f6391p-19,
+                                    0x1.ae6467672cf25p-26, 0x1.611a39e7cb36fp-33,
+                                    0x1.b4cf8836d17a1p-41};
+    const V z = hn::Mul(x, x);
+    const V q = Estrin(d, z, kS);
+    return hn::MulAdd(hn::Mul(z, x), q, x);
+  };
+  const auto exponentials = [&] {
+    const V b = hn::Max(a, one);  // (series lanes: any value of the range)
+    V k, rh, rl, pp, lp, pm, lm;
+    Reduce(d, b, k, rh, rl);
+    Core(d, rh, rl, pp, lp);
+    Core(d, hn::Neg(rh), hn::Neg(rl), pm, lm);
+    const V A = Pow2(d, hn::Sub(k, one));
+    // (2^(-k-1) for k up to 1000: beyond, any tiny value does)
+    const V B = Pow2(d, hn::Neg(hn::Add(hn::Min(k, hn::Set(d, 1000.0)), one)));
+    const V c = hn::Sub(A, B);
+    const V ec = hn::Sub(hn::Sub(A, c), B);  // (exact up to k = 26: 0)
+    const V dh = hn::Mul(A, pp);
+    const V db = hn::Mul(B, pm);
+    const V s1 = hn::Add(c, dh);
+    const V e1 = hn::Sub(dh, hn::Sub(s1, c));
+    const V s2 = hn::Sub(s1, db);
+    const V e2 = hn::Sub(hn::Sub(s1, s2), db);
+    const V low = hn::Add(hn::Add(hn::Add(e1, e2), ec), hn::NegMulAdd(B, lm, hn::Mul(A, lp)));
+    return hn::CopySignToAbs(hn::Add(s2, low), x);
+  };
+  if (hn::AllTrue(d, small)) return series();
+  if (hn::AllFalse(d, small)) return exponentials();
+  return hn::IfThenElse(small, series(), exponentials());
+}
+
+// tanh(|x|) = E / (E + 2) with E = expm1(2|x|) as a pair (h, l), for |x|
+// up to 19 (beyond, libm's +-1): E + 2 as a pair too (two-sum), q = h / (h
+// + 2) from the reciprocal, then corrected by the exact remainder and both
+// low parts. The sign is x's.
+template <class D>
+HWY_INLINE hn::VFromD<D> Tanh(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  const V a = hn::Abs(x);
+  V l;
+  const V h = Expm1Pair(d, hn::Add(a, a), l);
+  const V two = hn::Set(d, 2.0);
+  const V den = hn::Add(h, two);
+  const V back = hn::Sub(den, h);
+  const V den_lo = hn::Add(hn::Add(hn::Sub(h, hn::Sub(den, back)), hn::Sub(two, back)), l);
+  const V inv = hn::Div(hn::Set(d, 1.0), den);
+  const V q = hn::Mul(h, inv);
+  const V rem = hn::Neg(log64::ProductError(d, q, den, h));  // h - q den, exact
+  const V t = hn::MulAdd(hn::NegMulAdd(q, den_lo, hn::Add(rem, l)), inv, q);
+  return hn::CopySignToAbs(t, x);
+}
+
+}  // namespace exp64
+
+UFX_OWN64(SimdExpm1, HwyExpm1, exp64::Expm1, expm1, -37.0, 709.0, true)
+UFX_OWN64(SimdSinh, HwySinh, exp64::Sinh, sinh, -709.0, 709.0, true)
+UFX_OWN64(SimdTanh, HwyTanh, exp64::Tanh, tanh, -19.0, 19.0, true)
+#undef UFX_OWN64
 
 // exp2(x) = 2^n * e^(f ln 2) with n = round(x), f = x - n exact in [-1/2,
 // 1/2] (Highway's Exp, 1 ULP, of an argument whose rounding moves the
