@@ -346,6 +346,9 @@ _LOG64_DOMAINS = {
     "sinh": lambda r, n: [r.uniform(-709, 709, n), r.uniform(-3, 3, n), _log_uniform(r, 1e-20, 1, n),
                           r.uniform(0.9, 1.2, n), r.uniform(17, 21, n)],
     "tanh": lambda r, n: [r.uniform(-19, 19, n), r.uniform(-3, 3, n), _log_uniform(r, 1e-20, 1, n)],
+    "cosh": lambda r, n: [r.uniform(-709, 709, n), r.uniform(-3, 3, n), _log_uniform(r, 1e-20, 1, n),
+                          r.uniform(0.9, 1.1, n)],
+    "exp2": lambda r, n: [r.uniform(-1021, 1023, n), r.uniform(-3, 3, n), _log_uniform(r, 1e-20, 1, n)],
 }
 
 
@@ -366,6 +369,9 @@ def test_float64_logarithms_and_exponentials_within_one_and_a_half_ulp(name, lay
     tens = np.arange(-300.0, 301.0)
     if name == "log10":
         assert np.array_equal(ux.log10(10.0 ** tens), tens)
-    if name != "log10":
+    if name == "exp2":
+        whole = np.arange(-1021.0, 1024.0)
+        assert np.array_equal(ux.exp2(whole), 2.0 ** whole)
+    if name not in ("log10", "cosh", "exp2"):
         tiny = np.array([2.0 ** -60, -2.0 ** -60, 1e-25, -3e-30, 2.0 ** -89] * 4)
         assert np.array_equal(getattr(ux, name)(tiny), tiny)

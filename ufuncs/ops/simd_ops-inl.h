@@ -453,9 +453,9 @@ struct SimdLog2 {
                    [](T x) { return std::log2(x); });
   }
 };
-// cosh(x) = (e^x + e^-x) / 2 with Highway's Exp (1 ULP each; no
-// cancellation in the sum), below where e^|x| overflows.
-struct SimdCosh {
+// float32 cosh(x) = (e^x + e^-x) / 2 with Highway's Exp (1 ULP each; no
+// cancellation in the sum), below where e^|x| overflows (float64: exp64).
+struct HwyCosh {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
     using T = hn::TFromD<D>;
@@ -828,48 +828,80 @@ HWY_INLINE hn::VFromD<D> Expm1(D d, hn::VFromD<D> x) {
   return Expm1Pair(d, x, lo);
 }
 
+// (e^a + e^-a) / 2 (kPlus) or (e^a - e^-a) / 2 for a in [0, 709]:
+// (2^(k-1) +- 2^(-k-1)) + 2^(k-1) expm1(r) +- 2^(-k-1) expm1(-r), summed by
+// two-sums (the first term is exact up to k = 26; either term is at least
+// the others' sum, as e^-a <= e^a).
+template <bool kPlus, class D>
+HWY_INLINE hn::VFromD<D> HalfSumOfExponentials(D d, hn::VFromD<D> a) {
+  using V = hn::VFromD<D>;
+  const V one = hn::Set(d, 1.0);
+  V k, rh, rl, pp, lp, pm, lm;
+  Reduce(d, a, k, rh, rl);
+  Core(d, rh, rl, pp, lp);
+  Core(d, hn::Neg(rh), hn::Neg(rl), pm, lm);
+  const V A = Pow2(d, hn::Sub(k, one));
+  // (2^(-k-1) for k up to 1000: beyond, any tiny value does)
+  V B = Pow2(d, hn::Neg(hn::Add(hn::Min(k, hn::Set(d, 1000.0)), one)));
+  if constexpr (!kPlus) B = hn::Neg(B);
+  const V c = hn::Add(A, B);
+  const V ec = hn::Add(hn::Sub(A, c), B);  // (exact up to k = 26: 0)
+  const V dh = hn::Mul(A, pp);
+  const V db = hn::Mul(B, pm);
+  const V s1 = hn::Add(c, dh);
+  const V e1 = hn::Sub(dh, hn::Sub(s1, c));
+  const V s2 = hn::Add(s1, db);
+  const V e2 = hn::Add(hn::Sub(s1, s2), db);
+  const V low = hn::Add(hn::Add(hn::Add(e1, e2), ec), hn::MulAdd(B, lm, hn::Mul(A, lp)));
+  return hn::Add(s2, low);
+}
+
+// series() where every lane's a is below 1, big() where none is, else both
+// blended.
+template <class D, class Series, class Big>
+HWY_INLINE hn::VFromD<D> SeriesBelowOne(D d, hn::VFromD<D> a, Series series, Big big) {
+  const auto small = hn::Lt(a, hn::Set(d, 1.0));
+  if (hn::AllTrue(d, small)) return series();
+  if (hn::AllFalse(d, small)) return big();
+  return hn::IfThenElse(small, series(), big());
+}
+
+// cosh(x) for |x| <= 709: below 1 the even series 1 + x^2/2 + x^4 Q(x^2)
+// (Q a degree-5 fit, error below 2^-57 of the result), else the half sum.
+template <class D>
+HWY_INLINE hn::VFromD<D> Cosh(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  const V a = hn::Abs(x);
+  const V one = hn::Set(d, 1.0);
+  const auto series = [&] {
+    static constexpr double kC[] = {0x1.55555555554b6p-5, 0x1.6c16c16c2819dp-10,
+                                    0x1.a01a0189a2bd8p-16, 0x1.27e509aefade0p-22,
+                                    0x1.1ee41c47d19e7p-29, 0x1.99ec3fe2ff039p-37};
+    const V z = hn::Mul(x, x);
+    return hn::Add(one, hn::MulAdd(hn::Mul(z, z), Estrin(d, z, kC), hn::Mul(hn::Set(d, 0.5), z)));
+  };
+  return SeriesBelowOne(d, a, series,
+                        [&] { return HalfSumOfExponentials<true>(d, hn::Max(a, one)); });
+}
+
 // sinh(x): below |x| = 1 the odd series x + x^3 Q(x^2) (Q a degree-6 fit,
-// error below 2^-56 of the result); from 1 to 709, (e^|x| - e^-|x|) / 2 =
-// (2^(k-1) - 2^(-k-1)) + 2^(k-1) expm1(r) - 2^(-k-1) expm1(-r), summed by
-// two-sums (the first term is exact up to k = 26). The sign is x's.
+// error below 2^-56 of the result); from 1 to 709, (e^|x| - e^-|x|) / 2.
+// The sign is x's.
 template <class D>
 HWY_INLINE hn::VFromD<D> Sinh(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
   const V a = hn::Abs(x);
-  const V one = hn::Set(d, 1.0);
-  const auto small = hn::Lt(a, one);
   const auto series = [&] {
     static constexpr double kS[] = {0x1.5555555555556p-3, 0x1.11111111110a1p-7,
                                     0x1.a01a01a029211p-13, 0x1.71de3a45f6391p-19,
                                     0x1.ae6467672cf25p-26, 0x1.611a39e7cb36fp-33,
                                     0x1.b4cf8836d17a1p-41};
     const V z = hn::Mul(x, x);
-    const V q = Estrin(d, z, kS);
-    return hn::MulAdd(hn::Mul(z, x), q, x);
+    return hn::MulAdd(hn::Mul(z, x), Estrin(d, z, kS), x);
   };
-  const auto exponentials = [&] {
-    const V b = hn::Max(a, one);  // (series lanes: any value of the range)
-    V k, rh, rl, pp, lp, pm, lm;
-    Reduce(d, b, k, rh, rl);
-    Core(d, rh, rl, pp, lp);
-    Core(d, hn::Neg(rh), hn::Neg(rl), pm, lm);
-    const V A = Pow2(d, hn::Sub(k, one));
-    // (2^(-k-1) for k up to 1000: beyond, any tiny value does)
-    const V B = Pow2(d, hn::Neg(hn::Add(hn::Min(k, hn::Set(d, 1000.0)), one)));
-    const V c = hn::Sub(A, B);
-    const V ec = hn::Sub(hn::Sub(A, c), B);  // (exact up to k = 26: 0)
-    const V dh = hn::Mul(A, pp);
-    const V db = hn::Mul(B, pm);
-    const V s1 = hn::Add(c, dh);
-    const V e1 = hn::Sub(dh, hn::Sub(s1, c));
-    const V s2 = hn::Sub(s1, db);
-    const V e2 = hn::Sub(hn::Sub(s1, s2), db);
-    const V low = hn::Add(hn::Add(hn::Add(e1, e2), ec), hn::NegMulAdd(B, lm, hn::Mul(A, lp)));
-    return hn::CopySignToAbs(hn::Add(s2, low), x);
-  };
-  if (hn::AllTrue(d, small)) return series();
-  if (hn::AllFalse(d, small)) return exponentials();
-  return hn::IfThenElse(small, series(), exponentials());
+  return SeriesBelowOne(d, a, series, [&] {
+    return hn::CopySignToAbs(HalfSumOfExponentials<false>(d, hn::Max(a, hn::Set(d, 1.0))), x);
+  });
 }
 
 // tanh(|x|) = E / (E + 2) with E = expm1(2|x|) as a pair (h, l), for |x|
@@ -898,6 +930,7 @@ HWY_INLINE hn::VFromD<D> Tanh(D d, hn::VFromD<D> x) {
 UFX_OWN64(SimdExpm1, HwyExpm1, exp64::Expm1, expm1, -37.0, 709.0, true)
 UFX_OWN64(SimdSinh, HwySinh, exp64::Sinh, sinh, -709.0, 709.0, true)
 UFX_OWN64(SimdTanh, HwyTanh, exp64::Tanh, tanh, -19.0, 19.0, true)
+UFX_OWN64(SimdCosh, HwyCosh, exp64::Cosh, cosh, -709.0, 709.0, false)
 #undef UFX_OWN64
 
 // exp2(x) = 2^n * e^(f ln 2) with n = round(x), f = x - n exact in [-1/2,
@@ -909,6 +942,28 @@ struct SimdExp2 {
   HWY_INLINE V operator()(D d, V a) const {
     using T = hn::TFromD<D>;
     constexpr bool k32 = sizeof(T) == 4;
+    if constexpr (!k32) {
+      // float64: 2^n (1 + expm1(f ln 2)) with f ln 2 as a pair and exp64's
+      // polynomial, summed as expm1 is (exact at integers)
+      const auto body = [d](V a) {
+        const V magic = hn::Set(d, 0x1.8p52);
+        const V n = hn::Sub(hn::Add(a, magic), magic);
+        const V f = hn::Sub(a, n);
+        const V ln2 = hn::Set(d, 0x1.62e42fefa39efp-1);
+        const V rh = hn::Mul(f, ln2);
+        const V rl = hn::MulAdd(f, hn::Set(d, 0x1.abc9e3b39803fp-56),
+                                log64::ProductError(d, f, ln2, rh));
+        V ph, pl;
+        exp64::Core(d, rh, rl, ph, pl);
+        const V two = Pow2(d, n);
+        const V sp = hn::Mul(two, ph);
+        const V sum = hn::Add(two, sp);
+        const V err = hn::Add(hn::Sub(two, sum), sp);  // (two >= |sp|)
+        return hn::Add(sum, hn::MulAdd(two, pl, err));
+      };
+      return Guarded(d, Within(d, a, T(-1021.0), T(1023.0)), a, body,
+                     [](T x) { return std::exp2(x); });
+    }
     const auto body = [d](V a) {
       // (round to nearest by the magic-number add: exact for |x| < 2^M,
       // and any integer within 1 of x would do)
