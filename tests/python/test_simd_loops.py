@@ -349,6 +349,10 @@ _LOG64_DOMAINS = {
     "cosh": lambda r, n: [r.uniform(-709, 709, n), r.uniform(-3, 3, n), _log_uniform(r, 1e-20, 1, n),
                           r.uniform(0.9, 1.1, n)],
     "exp2": lambda r, n: [r.uniform(-1021, 1023, n), r.uniform(-3, 3, n), _log_uniform(r, 1e-20, 1, n)],
+    "arctan": lambda r, n: [r.uniform(-3, 3, n), _log_uniform(r, 1e-20, 1e300, n),
+                            -_log_uniform(r, 1e-20, 1e300, n), r.uniform(0.3, 0.5, n)],
+    "arcsin": lambda r, n: [r.uniform(-1, 1, n), _log_uniform(r, 1e-20, 1, n),
+                            1 - _log_uniform(r, 1e-16, 1e-1, n)],
 }
 
 
@@ -372,6 +376,25 @@ def test_float64_logarithms_and_exponentials_within_one_and_a_half_ulp(name, lay
     if name == "exp2":
         whole = np.arange(-1021.0, 1024.0)
         assert np.array_equal(ux.exp2(whole), 2.0 ** whole)
-    if name not in ("log10", "cosh", "exp2"):
+    if name not in ("log10", "cosh", "exp2", "arcsin"):
         tiny = np.array([2.0 ** -60, -2.0 ** -60, 1e-25, -3e-30, 2.0 ** -89] * 4)
         assert np.array_equal(getattr(ux, name)(tiny), tiny)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63, reason="needs x86's 80-bit long double")
+def test_float64_arctan2_within_one_and_a_half_ulp():
+    # atan64's atan2: every quadrant, ratios from 1e-200 to 1e200, |x| and
+    # |y| on either side of the reduction's cuts (tan(pi/8), tan(3pi/8)).
+    rng = np.random.default_rng(12)
+    n = 50_000
+    sign = lambda: rng.choice([-1.0, 1.0], n)  # noqa: E731
+    cases = [(rng.standard_normal(n), rng.standard_normal(n)),
+             (_log_uniform(rng, 1e-100, 1e100, n) * sign(), _log_uniform(rng, 1e-100, 1e100, n) * sign()),
+             (rng.uniform(0.35, 0.5, n) * sign(), sign()), (rng.uniform(2.3, 2.5, n) * sign(), sign())]
+    for y, x in cases:
+        got = ux.arctan2(y, x)
+        exact = np.arctan2(y.astype(np.longdouble), x.astype(np.longdouble))
+        ulp = np.spacing(np.abs(exact.astype(np.float64))).astype(np.longdouble)
+        err = np.abs((got.astype(np.longdouble) - exact) / ulp).astype(np.float64)
+        worst = int(np.argmax(err))
+        assert err[worst] < 1.5, f"arctan2({y[worst]!r}, {x[worst]!r}): {err[worst]:.3f} ULP"
