@@ -92,9 +92,18 @@ class LoopRecord:
     def complex(self):
         return self.ins[0] in COMPLEX_LANE
 
+    def two_outputs(self):
+        """A unary float loop with a second, int32 output (frexp: mantissa
+        and exponent)."""
+        return (self.entry.nin == 1 and len(self.outs) == 2 and self.outs[0] == self.ins[0]
+                and self.ins[0] in "fd" and self.outs[1] == "i")
+
     def simd_capable(self):
         # Same lane type on every operand, or a bool output from one lane
-        # type, or (complex) the real type out of a unary loop (absolute).
+        # type, or (complex) the real type out of a unary loop (absolute),
+        # or a unary loop's second output as above.
+        if self.two_outputs():
+            return True
         if self.entry.nin > 2 or len(self.outs) != 1:
             return False
         t = self.ins[0]
@@ -114,6 +123,8 @@ class LoopRecord:
             return f"{kind}{self.entry.nin}<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
         if self.outs == "B" and self.ins[0] != "B":
             return f"MapToU8_1<s::{self.simd}, {LANE[self.ins[0]]}>"
+        if self.two_outputs():
+            return f"Map1To2<s::{self.simd}, {LANE[self.ins[0]]}>"
         kind = "Pred" if self.outs == "?" else "Map"
         return f"{kind}{self.entry.nin}<s::{self.simd}, {LANE[self.ins[0]]}>"
 
@@ -141,6 +152,8 @@ class LoopRecord:
             return f"GCMap{self.entry.nin}<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
         if self.simd and not self.bf16 and self.outs == "B" and self.ins[0] in "iIlL":
             return f"GMapToU8_1<s::{self.simd}, {LANE[self.ins[0]]}>"  # (bitwise_count)
+        if self.simd and self.two_outputs():
+            return f"GMap1To2<s::{self.simd}, {LANE[self.ins[0]]}>"  # (frexp)
         if (not self.simd or self.bf16 or self.complex() or self.ins[0] not in "fdiIlL"
                 or self.outs not in (self.ins[0], "?")):
             return None

@@ -419,6 +419,63 @@ int GMapToU8_1(const LoopContext&, char* const* args, const int64_t* dims, const
   return 0;
 }
 
+// (T) -> (T, int32) (frexp: mantissa and exponent); op(d, v, second)
+// returns the first output and sets the second in the signed integer lanes
+// of T's width, whose values fit int32 (truncated to it for float64). Any
+// steps; both outputs contiguous take whole-vector stores.
+template <class Op, class T>
+int GMap1To2(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
+             void*) noexcept {
+  const hn::ScalableTag<T> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::Rebind<int32_t, decltype(d)> d32;
+  const size_t N = hn::Lanes(d), n = static_cast<size_t>(dims[0]);
+  const T* a = reinterpret_cast<const T*>(args[0]);
+  T* o = reinterpret_cast<T*>(args[1]);
+  int32_t* o2 = reinterpret_cast<int32_t*>(args[2]);
+  const int64_t ea = steps[0] / static_cast<int64_t>(sizeof(T));
+  const int64_t eo = steps[1] / static_cast<int64_t>(sizeof(T));
+  const int64_t eo2 = steps[2] / static_cast<int64_t>(sizeof(int32_t));
+  const Op op;
+  const auto run = [&](hn::VFromD<decltype(d)> v, hn::VFromD<decltype(d32)>& second) {
+    hn::VFromD<decltype(di)> wide;
+    const auto first = op(d, v, wide);
+    if constexpr (sizeof(T) == 4) {
+      second = wide;
+    } else {
+      const hn::Rebind<uint32_t, decltype(d)> du32;
+      second = hn::BitCast(d32, hn::TruncateTo(du32, hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), wide)));
+    }
+    return first;
+  };
+  const T* qa = a;
+  const int64_t da = ea * static_cast<int64_t>(N);
+  const size_t i = StridedVectors(n, N, eo == 1 && eo2 == 1, [&](size_t j, auto contiguous_out) {
+    hn::VFromD<decltype(d32)> second;
+    const auto v = run(LoadStep(d, qa, ea), second);
+    qa += da;
+    if constexpr (decltype(contiguous_out)::value) {
+      hn::StoreU(v, d, o + j);
+      hn::StoreU(second, d32, o2 + j);
+    } else {
+      StoreStrided(d, v, o, eo, j, N);
+      StoreStrided(d32, second, o2, eo2, j, N);
+    }
+  });
+  if (i < n) {
+    hn::VFromD<decltype(d32)> second;
+    const auto v = run(LoadStepTail(d, a, ea, i, n - i), second);
+    StoreStrided(d, v, o, eo, i, n - i);
+    StoreStrided(d32, second, o2, eo2, i, n - i);
+  }
+  return 0;
+}
+template <class Op, class T>
+int Map1To2(const LoopContext& ctx, char* const* args, const int64_t* dims, const int64_t* steps,
+            void* aux) noexcept {
+  return GMap1To2<Op, T>(ctx, args, dims, steps, aux);
+}
+
 // The contiguous slot of the same (contiguous or broadcast input: the
 // strided driver's plain loads).
 template <class Op, class T>

@@ -466,6 +466,42 @@ struct HwyCosh {
   }
 };
 
+// frexp from the bits, as the scalar Frexp (the Map1To2 drivers: the
+// mantissa returned, the exponent, in integer lanes of the same width, set):
+// zeros as they are and inf and NaN as a + a (a signaling NaN quiet, with
+// invalid), exponent 0 for those; subnormals scaled up exactly by
+// 2^(mantissa bits + 2) first. The sums and the scaling see only their own
+// lanes (zero elsewhere), so no lane raises a flag the scalar loop would not.
+struct SimdFrexp {
+  template <class D, class V, class VI>
+  HWY_INLINE V operator()(D d, V a, VI& exponent) const {
+    using T = hn::TFromD<D>;
+    using TI = hwy::MakeSigned<T>;
+    constexpr int kMant = sizeof(T) == 4 ? 23 : 52;
+    constexpr TI kBias = sizeof(T) == 4 ? 127 : 1023;
+    const hn::RebindToSigned<D> di;
+    const auto exp_field = hn::Set(di, static_cast<TI>((2 * kBias + 1) << kMant));
+    const auto magnitude = hn::Set(di, hwy::LimitsMax<TI>());
+    const auto mag = hn::And(hn::BitCast(di, a), magnitude);
+    const auto zero = hn::Eq(mag, hn::Zero(di));
+    const auto special = hn::Or(zero, hn::Gt(mag, hn::Sub(exp_field, hn::Set(di, TI(1)))));
+    const auto sub = hn::AndNot(zero, hn::Lt(mag, hn::Set(di, static_cast<TI>(TI(1) << kMant))));
+    const auto sub_f = hn::RebindMask(d, sub);
+    const V scale = hn::Set(d, static_cast<T>(TI(1) << (kMant + 2)));
+    const V b = hn::IfThenElse(sub_f, hn::Mul(hn::IfThenElseZero(sub_f, a), scale), a);
+    const auto bits = hn::BitCast(di, b);
+    auto e = hn::Sub(hn::ShiftRight<kMant>(hn::And(bits, magnitude)), hn::Set(di, kBias - 1));
+    e = hn::Sub(e, hn::IfThenElseZero(sub, hn::Set(di, TI(kMant + 2))));
+    exponent = hn::IfThenZeroElse(special, e);
+    const V mantissa =
+        hn::BitCast(d, hn::Or(hn::AndNot(exp_field, bits), hn::Set(di, static_cast<TI>((kBias - 1) << kMant))));
+    const auto special_f = hn::RebindMask(d, special);
+    const V own = hn::IfThenElseZero(special_f, a);
+    const V doubled = hn::Add(own, own);
+    return hn::IfThenElse(special_f, hn::IfThenElse(hn::RebindMask(d, zero), a, doubled), mantissa);
+  }
+};
+
 // Binary counterpart of LaneByLane: f(a[i], b[i]) per lane.
 template <class D, class V, class F>
 HWY_NOINLINE V LaneByLane2(D d, V a, V b, F f) {
