@@ -353,6 +353,8 @@ _LOG64_DOMAINS = {
                             -_log_uniform(r, 1e-20, 1e300, n), r.uniform(0.3, 0.5, n)],
     "arcsin": lambda r, n: [r.uniform(-1, 1, n), _log_uniform(r, 1e-20, 1, n),
                             1 - _log_uniform(r, 1e-16, 1e-1, n)],
+    "tan": lambda r, n: [r.uniform(-1e5, 1e5, n), r.uniform(-2, 2, n), _log_uniform(r, 1e-20, 1e5, n),
+                         np.round(r.uniform(-6e4, 6e4, n)) * (np.pi / 2) + r.uniform(-1e-9, 1e-9, n)],
 }
 
 
