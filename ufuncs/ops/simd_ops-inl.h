@@ -430,8 +430,8 @@ UFX_MATH1(HwyArcsin, Asin, asin, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(SimdArccos, Acos, acos, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(HwyArctan, Atan, atan, -3.0e38, 3.0e38, -1.0e308, 1.0e308, true)
 UFX_MATH1(HwyExpm1, Expm1, expm1, -80.0, 88.0, -700.0, 709.0, true)
-UFX_MATH1(SimdSin, Sin, sin, -39000.0, 39000.0, -39000.0, 39000.0, true)
-UFX_MATH1(SimdCos, Cos, cos, -39000.0, 39000.0, -39000.0, 39000.0, true)
+UFX_MATH1(HwySin, Sin, sin, -39000.0, 39000.0, -39000.0, 39000.0, true)
+UFX_MATH1(HwyCos, Cos, cos, -39000.0, 39000.0, -39000.0, 39000.0, true)
 #undef UFX_MATH1
 // log2 by Highway, except at exact powers of two, where libm (and NumPy's
 // tests) give the exponent exactly and Highway's log(x) / ln 2 is an ulp off.
@@ -1081,21 +1081,22 @@ HWY_INLINE hn::VFromD<D> Asin(D d, hn::VFromD<D> x) {
 // on targets without FMA overflow)
 UFX_OWN64(SimdArctan, HwyArctan, atan64::Atan, atan, -1.0e300, 1.0e300, true)
 UFX_OWN64(SimdArcsin, HwyArcsin, atan64::Asin, asin, -0.9999999999999999, 0.9999999999999999, true)
-#undef UFX_OWN64
 
-// ---- float64 tangent of our own ---------------------------------------------
-// NumPy validates float64 tan within 1 ULP; Highway's Sin and Cos measure
-// 2.4-2.6 each. x = k pi/2 + r for |x| up to 1e5 (Cody-Waite: pi/2 in three
-// parts, the first two of 33 bits so k times them is exact), r as a pair;
-// sin(r) and cos(r) on |r| <= pi/4 as pairs from fitted polynomials (r +
-// r^3 S(r^2), 1 - r^2/2 + r^4 C(r^2)); tan = sin/cos for even k, -cos/sin
-// for odd k, the quotient corrected by its exact remainder and both low
-// parts. S and C are fitted as log64's tail is (errors below 2^-57 of
-// the result).
+// ---- float64 sine, cosine and tangent of our own ---------------------------------
+// NumPy validates float64 sin, cos and tan within 1 ULP; Highway's Sin and
+// Cos measure 2.4-2.6 each. x = k pi/2 + r for |x| up to 1e5 (Cody-Waite:
+// pi/2 in three parts, the first two of 33 bits so k times them is exact),
+// r as a pair; sin(r) and cos(r) on |r| <= pi/4 as pairs from fitted
+// polynomials (r + r^3 S(r^2), 1 - r^2/2 + r^4 C(r^2), fitted as log64's
+// tail is: errors below 2^-57 of the result). sin and cos of x are one of
+// them by k mod 4; tan = sin/cos for even k, -cos/sin for odd k, the
+// quotient corrected by its exact remainder and both low parts.
 namespace tan64 {
 
+// x = k pi/2 + r: k (an integer-valued double) and sin(r), cos(r) as pairs.
 template <class D>
-HWY_INLINE hn::VFromD<D> Tan(D d, hn::VFromD<D> x) {
+HWY_INLINE hn::VFromD<D> SinCos(D d, hn::VFromD<D> x, hn::VFromD<D>& sh, hn::VFromD<D>& sl,
+                                hn::VFromD<D>& ch, hn::VFromD<D>& cl) {
   using V = hn::VFromD<D>;
   const V magic = hn::Set(d, 0x1.8p52);
   const V k = hn::Sub(hn::MulAdd(x, hn::Set(d, 0x1.45f306dc9c883p-1), magic), magic);
@@ -1113,30 +1114,66 @@ HWY_INLINE hn::VFromD<D> Tan(D d, hn::VFromD<D> x) {
                                   -0x1.27e4f807935ccp-22, 0x1.1ee9ea4481e6cp-29, -0x1.8fadbdc627defp-37};
   const V half = hn::Set(d, 0.5), one = hn::Set(d, 1.0);
   // sin(r) = sh + sl: rh + rh^3 S, and rl cos(r) for the pair's low part
-  V sl;
-  const V sh = log64::FastTwoSum(rh, hn::Mul(hn::Mul(rh, z), Estrin(d, z, kS)), sl);
+  sh = log64::FastTwoSum(rh, hn::Mul(hn::Mul(rh, z), Estrin(d, z, kS)), sl);
   sl = hn::MulAdd(rl, hn::NegMulAdd(half, z, one), sl);
   // cos(r) = ch + cl: 1 - z/2 (a fast two-sum), + z^2 C, less z's low part
   // over 2 and rh rl (the pair's low part times -sin)
   V e1, e2;
   const V c0 = log64::FastTwoSum(one, hn::Neg(hn::Mul(half, z)), e1);
-  const V ch = log64::FastTwoSum(c0, hn::Mul(hn::Mul(z, z), Estrin(d, z, kC)), e2);
-  const V cl = hn::NegMulAdd(rh, rl, hn::NegMulAdd(half, z_lo, hn::Add(e1, e2)));
-  // odd k: -cos / sin
-  // (k's parity: the low bit of k + magic)
+  ch = log64::FastTwoSum(c0, hn::Mul(hn::Mul(z, z), Estrin(d, z, kC)), e2);
+  cl = hn::NegMulAdd(rh, rl, hn::NegMulAdd(half, z_lo, hn::Add(e1, e2)));
+  return k;
+}
+
+// Lanes where bit `kBit` of the integer k is set (k + magic holds k's bits
+// in its low mantissa bits).
+template <int kBit, class D>
+HWY_INLINE auto KBit(D d, hn::VFromD<D> k) {
   const hn::RebindToSigned<D> di;
-  const auto one_bit = hn::Set(di, int64_t{1});
-  const auto odd =
-      hn::RebindMask(d, hn::Eq(hn::And(hn::BitCast(di, hn::Add(k, magic)), one_bit), one_bit));
+  const auto bit = hn::Set(di, int64_t{1} << kBit);
+  return hn::RebindMask(d, hn::Eq(hn::And(hn::BitCast(di, hn::Add(k, hn::Set(d, 0x1.8p52))), bit), bit));
+}
+
+template <class D>
+HWY_INLINE hn::VFromD<D> Tan(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  V sh, sl, ch, cl;
+  const auto odd = KBit<0>(d, SinCos(d, x, sh, sl, ch, cl));
+  // odd k: -cos / sin
   const V nh = hn::IfThenElse(odd, hn::Neg(ch), sh), nl = hn::IfThenElse(odd, hn::Neg(cl), sl);
   const V dh = hn::IfThenElse(odd, sh, ch), dl = hn::IfThenElse(odd, sl, cl);
-  const V inv = hn::Div(one, dh);
+  const V inv = hn::Div(hn::Set(d, 1.0), dh);
   const V q = hn::Mul(nh, inv);
   const V rem = hn::Neg(log64::ProductError(d, q, dh, nh));  // nh - q dh, exact
   return hn::MulAdd(hn::Add(hn::NegMulAdd(q, dl, rem), nl), inv, q);
 }
 
+// sin(x) and cos(x): by k mod 4, sin(r), cos(r) or their negatives (cos(x)
+// is sin(x + pi/2): k + 1).
+template <bool kCos, class D>
+HWY_INLINE hn::VFromD<D> SinOrCos(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  V sh, sl, ch, cl;
+  V k = SinCos(d, x, sh, sl, ch, cl);
+  if constexpr (kCos) k = hn::Add(k, hn::Set(d, 1.0));
+  const auto odd = KBit<0>(d, k);
+  const V r = hn::IfThenElse(odd, hn::Add(ch, cl), hn::Add(sh, sl));
+  return hn::IfThenElse(KBit<1>(d, k), hn::Neg(r), r);
+}
+template <class D>
+HWY_INLINE hn::VFromD<D> Sin(D d, hn::VFromD<D> x) {
+  return SinOrCos<false>(d, x);
+}
+template <class D>
+HWY_INLINE hn::VFromD<D> Cos(D d, hn::VFromD<D> x) {
+  return SinOrCos<true>(d, x);
+}
+
 }  // namespace tan64
+
+UFX_OWN64(SimdSin, HwySin, tan64::Sin, sin, -1.0e5, 1.0e5, true)
+UFX_OWN64(SimdCos, HwyCos, tan64::Cos, cos, -1.0e5, 1.0e5, true)
+#undef UFX_OWN64
 
 // exp2(x) = 2^n * e^(f ln 2) with n = round(x), f = x - n exact in [-1/2,
 // 1/2] (Highway's Exp, 1 ULP, of an argument whose rounding moves the
