@@ -112,7 +112,7 @@ class LoopRecord:
         if self.complex():
             return self.outs == t or (self.entry.nin == 1 and self.outs == REAL_OF[t])
         if self.entry.nin == 1 and self.outs == "B" and t in "iIlL":
-            return True  # a count per element (bitwise_count): MapToU8_1
+            return True  # a count per element (bitwise_count): GMapToU8_1
         return all(c == t for c in self.outs) or self.outs == "?"
 
     def simd_driver(self):
@@ -122,9 +122,10 @@ class LoopRecord:
             kind = "CMapReal" if self.outs != self.ins[0] else "CMap"
             return f"{kind}{self.entry.nin}<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
         if self.outs == "B" and self.ins[0] != "B":
-            return f"MapToU8_1<s::{self.simd}, {LANE[self.ins[0]]}>"
+            # (the strided drivers: their plain-load case is the contiguous slot)
+            return f"GMapToU8_1<s::{self.simd}, {LANE[self.ins[0]]}>"
         if self.two_outputs():
-            return f"Map1To2<s::{self.simd}, {LANE[self.ins[0]]}>"
+            return f"GMap1To2<s::{self.simd}, {LANE[self.ins[0]]}>"
         kind = "Pred" if self.outs == "?" else "Map"
         return f"{kind}{self.entry.nin}<s::{self.simd}, {LANE[self.ins[0]]}>"
 

@@ -470,19 +470,6 @@ int GMap1To2(const LoopContext&, char* const* args, const int64_t* dims, const i
   }
   return 0;
 }
-template <class Op, class T>
-int Map1To2(const LoopContext& ctx, char* const* args, const int64_t* dims, const int64_t* steps,
-            void* aux) noexcept {
-  return GMap1To2<Op, T>(ctx, args, dims, steps, aux);
-}
-
-// The contiguous slot of the same (contiguous or broadcast input: the
-// strided driver's plain loads).
-template <class Op, class T>
-int MapToU8_1(const LoopContext& ctx, char* const* args, const int64_t* dims,
-              const int64_t* steps, void* aux) noexcept {
-  return GMapToU8_1<Op, T>(ctx, args, dims, steps, aux);
-}
 
 // (T, T) -> T
 template <class Op, class T>

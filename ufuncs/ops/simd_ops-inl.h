@@ -466,7 +466,7 @@ struct HwyCosh {
   }
 };
 
-// frexp from the bits, as the scalar Frexp (the Map1To2 drivers: the
+// frexp from the bits, as the scalar Frexp (the GMap1To2 driver: the
 // mantissa returned, the exponent, in integer lanes of the same width, set):
 // zeros as they are and inf and NaN as a + a (a signaling NaN quiet, with
 // invalid), exponent 0 for those; subnormals scaled up exactly by
