@@ -324,6 +324,15 @@ def _log_uniform(rng, lo, hi, n):
     return np.exp(rng.uniform(np.log(lo), np.log(hi), n))
 
 
+def _worst_ulp(got, exact):
+    """The largest error of got against the long double `exact`, in ULP of
+    the float64 result, and where it is."""
+    ulp = np.spacing(np.abs(exact.astype(np.float64))).astype(np.longdouble)
+    err = np.abs((got.astype(np.longdouble) - exact) / ulp).astype(np.float64)
+    worst = int(np.argmax(err))
+    return err[worst], worst
+
+
 # The float64 logarithms and exponentials of ufuncx's own (log64 and exp64
 # in ufuncs/ops/simd_ops-inl.h):
 # inputs spread over each domain (magnitudes from 1e-20 to 1e300, both
@@ -368,11 +377,8 @@ def test_float64_logarithms_and_exponentials_within_one_and_a_half_ulp(name, lay
         if layout == "step 3":
             x = np.repeat(x, 3)[::3]
         got = getattr(ux, name)(x)
-        exact = getattr(np, name)(x.astype(np.longdouble))
-        ulp = np.spacing(np.abs(exact.astype(np.float64))).astype(np.longdouble)
-        err = np.abs((got.astype(np.longdouble) - exact) / ulp).astype(np.float64)
-        worst = int(np.argmax(err))
-        assert err[worst] < 1.5, f"{name}({x[worst]!r}) = {got[worst]!r}: {err[worst]:.3f} ULP"
+        err, worst = _worst_ulp(got, getattr(np, name)(x.astype(np.longdouble)))
+        assert err < 1.5, f"{name}({x[worst]!r}) = {got[worst]!r}: {err:.3f} ULP"
     tens = np.arange(-300.0, 301.0)
     if name == "log10":
         assert np.array_equal(ux.log10(10.0 ** tens), tens)
@@ -382,6 +388,64 @@ def test_float64_logarithms_and_exponentials_within_one_and_a_half_ulp(name, lay
     if name not in ("log10", "cosh", "exp2", "arcsin", "cos"):
         tiny = np.array([2.0 ** -60, -2.0 ** -60, 1e-25, -3e-30, 2.0 ** -89] * 4)
         assert np.array_equal(getattr(ux, name)(tiny), tiny)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63, reason="needs x86's 80-bit long double")
+@pytest.mark.parametrize("layout", ["contiguous", "step 3"])
+def test_float64_power_within_one_ulp(layout):
+    # pow64: y log|x| up to +-709 (where an error in log x is multiplied by
+    # 709), bases near 1 with huge exponents, mantissas at the reduction's
+    # cut (sqrt 2), negative bases with integral exponents (odd and even).
+    rng = np.random.default_rng(13)
+    n = 50_000
+    wide = _log_uniform(rng, 1e-300, 1e300, n)
+    near_one = 1 + rng.uniform(-1e-6, 1e-6, n)
+    cut = np.sqrt(2) * 2.0 ** rng.integers(-40, 40, n) * (1 + rng.uniform(-1e-3, 1e-3, n))
+    cases = [(wide, rng.uniform(-1, 1, n) * 709 / np.abs(np.log(wide))),
+             (rng.uniform(0.1, 0.9, n), rng.uniform(1, 8, n)),
+             (near_one, rng.uniform(-1, 1, n) * 7e8),
+             (cut, rng.uniform(-1, 1, n) * 700 / np.abs(np.log(cut))),
+             (rng.uniform(-100, 100, n), rng.integers(-150, 150, n).astype(np.float64))]
+    for x, y in cases:
+        if layout == "step 3":
+            x, y = np.repeat(x, 3)[::3], np.repeat(y, 3)[::3]
+        got = ux.power(x, y)
+        err, worst = _worst_ulp(got, np.power(x.astype(np.longdouble), y.astype(np.longdouble)))
+        assert err < 1.0, f"power({x[worst]!r}, {y[worst]!r}) = {got[worst]!r}: {err:.3f} ULP"
+    # exact where the answer is representable
+    assert np.array_equal(ux.power(wide, 1.0), wide)
+    assert np.array_equal(ux.power(wide, 0.0), np.ones(n))
+    assert np.array_equal(ux.power(2.0, np.arange(-1021.0, 1023.0)), 2.0 ** np.arange(-1021.0, 1023.0))
+    small = np.arange(-30.0, 31.0)
+    assert np.array_equal(ux.power(small[:, None], np.arange(0.0, 8.0)), np.power(small[:, None], np.arange(0.0, 8.0)))
+
+
+def test_float64_power_special_values_as_numpy():
+    # The lanes pow64 leaves to libm (zeros, infinities, NaN, subnormals,
+    # overflow, underflow, negative bases with fractional exponents) beside
+    # ordinary ones in the same vectors: NumPy's values and flags.
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 5e-324, -5e-324, 1e308, -1e308,
+                         2.0, -2.0, 0.5, -0.5, 3.0, 1e-300])
+    x = np.repeat(specials, specials.size)
+    y = np.tile(specials, specials.size)
+    y = np.concatenate([y, [3.0, -3.0, 0.5, 2.5, 1e300, -1e300, 2.0 ** 53, 2.0 ** 53 + 2]])
+    x = np.concatenate([x, [-2.0, -2.0, -4.0, -4.0, 1.5, 1.5, -1.0000001, -1.0000001]])
+    for layout in (slice(None), slice(None, None, -1)):
+        with np.errstate(all="ignore"):
+            want = np.power(x[layout], y[layout])
+            got = ux.power(x[layout], y[layout])
+        np.testing.assert_array_equal(got, want)
+        assert np.array_equal(np.signbit(got), np.signbit(want))
+    for a, b, flag in [(0.0, -1.0, "divide"), (-2.0, 0.5, "invalid"), (10.0, 400.0, "over"),
+                       (10.0, -400.0, "under")]:
+        arr = np.array([2.0] * 7 + [a]), np.array([0.5] * 7 + [b])
+        with np.errstate(all="ignore", **{flag: "raise"}):
+            with pytest.raises(FloatingPointError):
+                np.power(*arr)
+            with pytest.raises(FloatingPointError):
+                ux.power(*arr)
+    with np.errstate(all="raise"):  # ordinary lanes raise nothing
+        ux.power(np.linspace(0.1, 1e10, 1001), np.linspace(-30, 30, 1001))
 
 
 @pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63, reason="needs x86's 80-bit long double")
@@ -396,8 +460,5 @@ def test_float64_arctan2_within_one_and_a_half_ulp():
              (rng.uniform(0.35, 0.5, n) * sign(), sign()), (rng.uniform(2.3, 2.5, n) * sign(), sign())]
     for y, x in cases:
         got = ux.arctan2(y, x)
-        exact = np.arctan2(y.astype(np.longdouble), x.astype(np.longdouble))
-        ulp = np.spacing(np.abs(exact.astype(np.float64))).astype(np.longdouble)
-        err = np.abs((got.astype(np.longdouble) - exact) / ulp).astype(np.float64)
-        worst = int(np.argmax(err))
-        assert err[worst] < 1.5, f"arctan2({y[worst]!r}, {x[worst]!r}): {err[worst]:.3f} ULP"
+        err, worst = _worst_ulp(got, np.arctan2(y.astype(np.longdouble), x.astype(np.longdouble)))
+        assert err < 1.5, f"arctan2({y[worst]!r}, {x[worst]!r}): {err:.3f} ULP"

@@ -24,9 +24,17 @@ template <class Op>
 concept MayFail = requires { Op::kMayFail; };
 
 // LoopSlots::may_fail of a loop of Op (the other parameters: its arity and
-// types, as the drivers take them).
-template <class Op, int Nin, class... T>
-inline constexpr bool kLoopMayFail = MayFail<Op>;
+// types, as the drivers take them). An op that fails for some types only
+// says which (kFailsFor<T>, T its first input's type).
+template <class Op>
+concept FailsForSome = requires { Op::template kFailsFor<int>; };
+template <class Op, class T>
+constexpr bool LoopFails() {
+  if constexpr (FailsForSome<Op>) return Op::template kFailsFor<T>;
+  else return MayFail<Op>;
+}
+template <class Op, int Nin, class T0, class... T>
+inline constexpr bool kLoopMayFail = LoopFails<Op, T0>();
 template <class Op>
 concept HalfReduceInFloat = requires { Op::kHalfReduceInFloat; };
 template <class Op>

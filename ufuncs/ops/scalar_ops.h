@@ -330,6 +330,9 @@ inline C ComplexPower(C a, C b) {
 
 struct Power {
   static constexpr bool kMayFail = true;
+  // (a negative exponent of a signed integer type; float loops never fail)
+  template <class T>
+  static constexpr bool kFailsFor = kIsInt<T> && std::is_signed_v<T>;
   template <class T>
   static T Call(T a, T b, int& status) {
     if constexpr (kIsInt<T>) {

@@ -1283,48 +1283,173 @@ struct SimdCbrt {
   }
 };
 
+// ---- float64 power of our own ---------------------------------------------
+// x^y = e^(y log x) needs log x to well beyond double precision: an error e
+// in y log x is a relative error e in the result, and |y log x| reaches
+// 709. So log|x| comes as a pair Lh + Ll (relative error below about
+// 2^-64), y log|x| as a pair (an exact product), and the exponential takes
+// the pair. log(1 + f) = 2 atanh(s), s = f / (2 + f) as a pair (the
+// quotient corrected by its exact remainder), = 2s + (2/3) s^3 + (2/5) s^5
+// + s^7 R(s^2): the first three terms in pairs, R (2/7 + 2z/9 + ..., nine
+// terms: z <= 0.0295, the rest below 2^-70 of the result) in plain double.
+namespace pow64 {
+
+// (ah + al)(bh + bl) = ph + pl, the product al bl dropped.
+template <class D, class V>
+HWY_INLINE void TimesPair(D d, V ah, V al, V bh, V bl, V& ph, V& pl) {
+  ph = hn::Mul(ah, bh);
+  pl = hn::MulAdd(ah, bl, hn::MulAdd(al, bh, log64::ProductError(d, ah, bh, ph)));
+}
+
+// log(x) = hi + lo for a positive normal x.
+template <class D>
+HWY_INLINE hn::VFromD<D> LogPair(D d, hn::VFromD<D> x, hn::VFromD<D>& lo) {
+  using V = hn::VFromD<D>;
+  V k;
+  const V f = log64::Reduce(d, x, k);
+  // s = f / (2 + f) = sh + sl: the denominator as a pair (dh, dl), f - sh
+  // dh exactly (f - p by Sterbenz, p's error from ProductError)
+  const V two = hn::Set(d, 2.0);
+  const V dh = hn::Add(two, f);
+  const V dl = hn::Add(hn::Sub(two, dh), f);
+  const V inv = hn::Div(hn::Set(d, 1.0), dh);
+  const V sh = hn::Mul(f, inv);
+  const V p = hn::Mul(sh, dh);
+  const V rem = hn::Sub(hn::Sub(f, p), log64::ProductError(d, sh, dh, p));
+  const V sl = hn::Mul(hn::NegMulAdd(sh, dl, rem), inv);
+  // z = s^2, c = s^3 and q = s^5 as pairs (products of pairs, the low-low
+  // terms dropped), then (2/3) c and (2/5) q
+  const V zh = hn::Mul(sh, sh);
+  const V zl = hn::MulAdd(hn::Add(sh, sh), sl, log64::ProductError(d, sh, sh, zh));
+  V ch, cl, qh, ql, uh, ul, vh, vl;
+  TimesPair(d, sh, sl, zh, zl, ch, cl);
+  TimesPair(d, ch, cl, zh, zl, qh, ql);
+  TimesPair(d, ch, cl, hn::Set(d, 0x1.5555555555555p-1), hn::Set(d, 0x1.5555555555555p-55), uh, ul);
+  TimesPair(d, qh, ql, hn::Set(d, 0x1.999999999999ap-2), hn::Set(d, -0x1.999999999999ap-56), vh, vl);
+  static constexpr double kR[] = {0x1.2492492492492p-2, 0x1.c71c71c71c71cp-3,
+                                  0x1.745d1745d1746p-3, 0x1.3b13b13b13b14p-3,
+                                  0x1.1111111111111p-3, 0x1.e1e1e1e1e1e1ep-4,
+                                  0x1.af286bca1af28p-4, 0x1.8618618618618p-4,
+                                  0x1.642c8590b2164p-4};
+  const V tail = hn::Mul(hn::Mul(qh, zh), Estrin(d, zh, kR));
+  // 2s + (2/3) s^3 + (2/5) s^5 (two-sums: each term is below the sum
+  // before it), then + k ln 2 (k ln2_hi exact; |k ln 2| > |log(1 + f)|
+  // unless k = 0), the small terms collected apart
+  const V two_sh = hn::Add(sh, sh);
+  V e0, e1;
+  const V s0 = log64::FastTwoSum(two_sh, uh, e0);
+  const V s1 = log64::FastTwoSum(s0, vh, e1);
+  const V small = hn::Add(hn::Add(hn::Add(sl, sl), hn::Add(ul, vl)), hn::Add(tail, hn::Add(e0, e1)));
+  const V kh = hn::Mul(k, hn::Set(d, log64::kLn2Hi));
+  const V hi = hn::Add(kh, s1);
+  const V e2 = hn::Add(hn::Sub(kh, hi), s1);
+  // (the tail is up to 2^-12 of the result: lo is normalised at the end)
+  return log64::FastTwoSum(hi, hn::Add(hn::MulAdd(k, hn::Set(d, log64::kLn2Lo), small), e2), lo);
+}
+
+// e^(th + tl) for th in [-708, 709] (a normal result) and |tl| below th's
+// ULP: 2^k (1 + expm1(r)), r = th - k ln 2 + tl as a pair.
+template <class D>
+HWY_INLINE hn::VFromD<D> ExpPair(D d, hn::VFromD<D> th, hn::VFromD<D> tl) {
+  using V = hn::VFromD<D>;
+  V k, rh, rl, ph, pl;
+  exp64::Reduce(d, th, k, rh, rl);
+  exp64::Core(d, rh, hn::Add(rl, tl), ph, pl);
+  const V one = hn::Set(d, 1.0);
+  const V sum = hn::Add(one, ph);
+  const V err = hn::Add(hn::Sub(one, sum), ph);  // (|ph| < 1: the fast two-sum)
+  return hn::Mul(hn::Add(sum, hn::Add(err, pl)), Pow2(d, k));
+}
+
+}  // namespace pow64
+
+// x^y for float64 where x is a normal number (negative only with an
+// integral y), y is 0 or has a magnitude in [2^-500, 1e300] (so no product
+// below underflows or overflows) and y log|x| is in [-708, 709] (a normal
+// result): pow64, the sign flipped for a negative x and an odd y. Other
+// lanes (zeros, infinities, NaN, subnormals, overflow, underflow, negative
+// bases with fractional exponents) are libm's pow, with its flags.
+template <class D, class V>
+HWY_INLINE V Power64(D d, V x, V y) {
+  const V ax = hn::Abs(x), ay = hn::Abs(y);
+  auto ok = hn::And(Within(d, ax, std::numeric_limits<double>::min(),
+                           std::numeric_limits<double>::max()),
+                    hn::Or(Within(d, ay, 0x1p-500, 1.0e300), hn::Eq(y, hn::Zero(d))));
+  // (the ordered compares below see no NaN: on SSE targets they signal)
+  const V benign = hn::Set(d, kBenign);
+  const V x1 = hn::IfThenElse(ok, x, benign), y1 = hn::IfThenElse(ok, y, benign);
+  const V ax1 = hn::Abs(x1);
+  const auto negative = hn::Lt(x1, hn::Zero(d));
+  // Integral and odd exponents, tested on |y| capped at 2^53 (beyond,
+  // every double is an even integer) so that no conversion overflows.
+  const V yt = hn::Min(hn::Abs(y1), hn::Set(d, 0x1p53));
+  const V half = hn::Mul(yt, hn::Set(d, 0.5));
+  const auto integral = hn::Eq(hn::Trunc(yt), yt);
+  const auto odd = hn::AndNot(hn::Eq(hn::Trunc(half), half), integral);
+  ok = hn::And(ok, hn::Or(hn::Not(negative), integral));
+  V lo;
+  const V hi = pow64::LogPair(d, ax1, lo);
+  const V th = hn::Mul(y1, hi);
+  const V tl = hn::MulAdd(y1, lo, log64::ProductError(d, y1, hi, th));
+  const auto in_range = Within(d, th, -708.0, 709.0);
+  ok = hn::And(ok, in_range);
+  V r = pow64::ExpPair(d, hn::IfThenElseZero(in_range, th), hn::IfThenElseZero(in_range, tl));
+  r = hn::IfThenElse(hn::And(odd, negative), hn::Neg(r), r);
+  if (HWY_LIKELY(hn::AllTrue(d, ok))) return r;
+  return GuardedMixed2(d, ok, x, y, [r](V, V) { return r; },
+                       [](double a, double b) { return std::pow(a, b); });
+}
+
 // float32 x^y = e^(y ln x) in float64 (Highway's Exp and Log, 1 ULP each of
 // float64: far inside half a float32 ULP) for positive normal x and finite
 // y whose result is a normal float32; other lanes (negative or zero bases,
-// infinities, NaN, overflow and underflow) go to libm's powf. (float64 has
-// no wider type here: its loop stays libm's pow.)
-struct SimdPowerF32 {
+// infinities, NaN, overflow and underflow) go to libm's powf. float64 is
+// Power64 above.
+template <class D, class V>
+HWY_INLINE V Power32(D d, V a, V b) {
+  const auto slow = [](float x, float y) { return std::pow(x, y); };
+#if HWY_TARGET != HWY_SCALAR
+  const hn::Half<D> dh;
+  const hn::Rebind<double, decltype(dh)> dd;
+  // Positive normal bases and finite exponents, ...
+  auto ok = hn::And(Within(d, a, std::numeric_limits<float>::min(),
+                           std::numeric_limits<float>::max()),
+                    Within(d, b, -3.0e38f, 3.0e38f));
+  const V benign = hn::Set(d, static_cast<float>(kBenign));
+  const V a1 = hn::IfThenElse(ok, a, benign), b1 = hn::IfThenElse(ok, b, benign);
+  // (in float64, y ln x of such lanes is exact to 2^-52 relative)
+  const auto t_lo = hn::Mul(hn::PromoteTo(dd, hn::LowerHalf(dh, b1)),
+                            hn::Log(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, a1))));
+  const auto t_hi = hn::Mul(hn::PromoteTo(dd, hn::UpperHalf(dh, b1)),
+                            hn::Log(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, a1))));
+  // ... whose result is a normal float32: t = y ln x in [-87, 88], tested
+  // in float32 on t clamped to +-1000. The float64 Exp takes t inside the
+  // wider [-87.3, 88.5] (every t whose float32 rounding is in [-87, 88];
+  // still normal results) and 0 elsewhere, so it raises no flag.
+  const auto clamp = [dd](hn::VFromD<decltype(dd)> t) {
+    return hn::Min(hn::Max(t, hn::Set(dd, -1000.0)), hn::Set(dd, 1000.0));
+  };
+  const V t32 = hn::Combine(d, hn::DemoteTo(dh, clamp(t_hi)), hn::DemoteTo(dh, clamp(t_lo)));
+  ok = hn::And(ok, Within(d, t32, -87.0f, 88.0f));
+  const auto exp = [dh, dd](hn::VFromD<decltype(dd)> t) {
+    return hn::DemoteTo(dh, hn::Exp(dd, hn::IfThenElseZero(Within(dd, t, -87.3, 88.5), t)));
+  };
+  const V r = hn::Combine(d, exp(t_hi), exp(t_lo));
+  if (HWY_LIKELY(hn::AllTrue(d, ok))) return r;
+  return GuardedMixed2(d, ok, a, b, [r](V, V) { return r; }, slow);
+#else
+  return LaneByLane2(d, a, b, slow);
+#endif
+}
+
+struct SimdPower {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a, V b) const {
-    static_assert(sizeof(hn::TFromD<D>) == 4, "float32 only");
-    const auto slow = [](float x, float y) { return std::pow(x, y); };
-#if HWY_TARGET != HWY_SCALAR
-    const hn::Half<D> dh;
-    const hn::Rebind<double, decltype(dh)> dd;
-    // Positive normal bases and finite exponents, ...
-    auto ok = hn::And(Within(d, a, std::numeric_limits<float>::min(),
-                             std::numeric_limits<float>::max()),
-                      Within(d, b, -3.0e38f, 3.0e38f));
-    const V benign = hn::Set(d, static_cast<float>(kBenign));
-    const V a1 = hn::IfThenElse(ok, a, benign), b1 = hn::IfThenElse(ok, b, benign);
-    // (in float64, y ln x of such lanes is exact to 2^-52 relative)
-    const auto t_lo = hn::Mul(hn::PromoteTo(dd, hn::LowerHalf(dh, b1)),
-                              hn::Log(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, a1))));
-    const auto t_hi = hn::Mul(hn::PromoteTo(dd, hn::UpperHalf(dh, b1)),
-                              hn::Log(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, a1))));
-    // ... whose result is a normal float32: t = y ln x in [-87, 88], tested
-    // in float32 on t clamped to +-1000. The float64 Exp takes t inside the
-    // wider [-87.3, 88.5] (every t whose float32 rounding is in [-87, 88];
-    // still normal results) and 0 elsewhere, so it raises no flag.
-    const auto clamp = [dd](hn::VFromD<decltype(dd)> t) {
-      return hn::Min(hn::Max(t, hn::Set(dd, -1000.0)), hn::Set(dd, 1000.0));
-    };
-    const V t32 = hn::Combine(d, hn::DemoteTo(dh, clamp(t_hi)), hn::DemoteTo(dh, clamp(t_lo)));
-    ok = hn::And(ok, Within(d, t32, -87.0f, 88.0f));
-    const auto exp = [dh, dd](hn::VFromD<decltype(dd)> t) {
-      return hn::DemoteTo(dh, hn::Exp(dd, hn::IfThenElseZero(Within(dd, t, -87.3, 88.5), t)));
-    };
-    const V r = hn::Combine(d, exp(t_hi), exp(t_lo));
-    if (HWY_LIKELY(hn::AllTrue(d, ok))) return r;
-    return GuardedMixed2(d, ok, a, b, [r](V, V) { return r; }, slow);
-#else
-    return LaneByLane2(d, a, b, slow);
-#endif
+    if constexpr (sizeof(hn::TFromD<D>) == 8) {
+      return Power64(d, a, b);
+    } else {
+      return Power32(d, a, b);
+    }
   }
 };
 
