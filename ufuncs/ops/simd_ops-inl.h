@@ -595,16 +595,23 @@ inline constexpr double kLn2Lo = 0x1.a39ef35793c76p-33;
 // [sqrt(1/2), sqrt(2)): adding 1.0's bits less sqrt(1/2)'s carries into the
 // exponent field exactly when x's mantissa is sqrt(2)'s or more; k comes
 // out of the field through the magic number 2^52 (no integer conversion).
+// (float32's cut is the first float32 above sqrt(1/2), which float64's
+// falls below too: a float32 x has the same k and f in either.)
 template <class D>
 HWY_INLINE hn::VFromD<D> Reduce(D d, hn::VFromD<D> x, hn::VFromD<D>& k) {
+  using T = hn::TFromD<D>;
+  using U = hwy::MakeUnsigned<T>;
+  constexpr bool k32 = sizeof(T) == 4;
+  constexpr int kMant = k32 ? 23 : 52;
+  constexpr U kOne = static_cast<U>(k32 ? 0x3f800000ull : 0x3ff0000000000000ull);
+  constexpr U kCut = static_cast<U>(k32 ? 0x3f3504f4ull : 0x3fe6a09e667f3bcdull);
   const hn::RebindToUnsigned<D> du;
-  constexpr uint64_t kSqrtHalf = 0x3fe6a09e667f3bcdull;
-  const auto u = hn::Add(hn::BitCast(du, x), hn::Set(du, 0x3ff0000000000000ull - kSqrtHalf));
-  const auto magic = hn::Set(d, 0x1p52);
-  const auto field = hn::BitCast(d, hn::Or(hn::ShiftRight<52>(u), hn::BitCast(du, magic)));
-  k = hn::Sub(field, hn::Set(d, 0x1p52 + 1023.0));
-  const auto m = hn::Add(hn::And(u, hn::Set(du, 0x000fffffffffffffull)), hn::Set(du, kSqrtHalf));
-  return hn::Sub(hn::BitCast(d, m), hn::Set(d, 1.0));
+  const auto u = hn::Add(hn::BitCast(du, x), hn::Set(du, static_cast<U>(kOne - kCut)));
+  const auto magic = hn::Set(d, static_cast<T>(k32 ? 0x1p23 : 0x1p52));
+  const auto field = hn::BitCast(d, hn::Or(hn::ShiftRight<kMant>(u), hn::BitCast(du, magic)));
+  k = hn::Sub(field, hn::Set(d, static_cast<T>(k32 ? 0x1p23 + 127.0 : 0x1p52 + 1023.0)));
+  const auto m = hn::Add(hn::And(u, hn::Set(du, static_cast<U>((U{1} << kMant) - 1))), hn::Set(du, kCut));
+  return hn::Sub(hn::BitCast(d, m), hn::Set(d, T(1)));
 }
 
 // s (hfsq + R) for log(1 + f) = f - hfsq + tail, s = f / (2 + f); hfsq as
@@ -1363,6 +1370,18 @@ HWY_INLINE hn::VFromD<D> ExpPair(D d, hn::VFromD<D> th, hn::VFromD<D> tl) {
 
 }  // namespace pow64
 
+// Whether y is integral and whether odd, for a NaN-free y: tested on |y|
+// capped at 2^(mantissa bits + 1) (beyond, every value is an even integer),
+// so that no emulated rounding converts an out-of-range value.
+template <class D, class V>
+HWY_INLINE void IntegralAndOdd(D d, V y, hn::Mask<D>& integral, hn::Mask<D>& odd) {
+  using T = hn::TFromD<D>;
+  const V yt = hn::Min(hn::Abs(y), hn::Set(d, static_cast<T>(sizeof(T) == 4 ? 0x1p24 : 0x1p53)));
+  const V half = hn::Mul(yt, hn::Set(d, T(0.5)));
+  integral = hn::Eq(hn::Trunc(yt), yt);
+  odd = hn::AndNot(hn::Eq(hn::Trunc(half), half), integral);
+}
+
 // x^y for float64 where x is a normal number (negative only with an
 // integral y), y is 0 or has a magnitude in [2^-500, 1e300] (so no product
 // below underflows or overflows) and y log|x| is in [-708, 709] (a normal
@@ -1380,12 +1399,8 @@ HWY_INLINE V Power64(D d, V x, V y) {
   const V x1 = hn::IfThenElse(ok, x, benign), y1 = hn::IfThenElse(ok, y, benign);
   const V ax1 = hn::Abs(x1);
   const auto negative = hn::Lt(x1, hn::Zero(d));
-  // Integral and odd exponents, tested on |y| capped at 2^53 (beyond,
-  // every double is an even integer) so that no conversion overflows.
-  const V yt = hn::Min(hn::Abs(y1), hn::Set(d, 0x1p53));
-  const V half = hn::Mul(yt, hn::Set(d, 0.5));
-  const auto integral = hn::Eq(hn::Trunc(yt), yt);
-  const auto odd = hn::AndNot(hn::Eq(hn::Trunc(half), half), integral);
+  hn::Mask<D> integral, odd;
+  IntegralAndOdd(d, y1, integral, odd);
   ok = hn::And(ok, hn::Or(hn::Not(negative), integral));
   V lo;
   const V hi = pow64::LogPair(d, ax1, lo);
@@ -1400,41 +1415,92 @@ HWY_INLINE V Power64(D d, V x, V y) {
                        [](double a, double b) { return std::pow(a, b); });
 }
 
-// float32 x^y = e^(y ln x) in float64 (Highway's Exp and Log, 1 ULP each of
-// float64: far inside half a float32 ULP) for positive normal x and finite
-// y whose result is a normal float32; other lanes (negative or zero bases,
-// infinities, NaN, overflow and underflow) go to libm's powf. float64 is
-// Power64 above.
+// float32 x^y = 2^(y log2 x) in float64: log2 x = k + 2 atanh(s) / ln 2, s =
+// f / (2 + f) (f and k from float32's bits, the quotient from its
+// approximate reciprocal refined in float64), the series to s^13 (relative
+// error below 2^-39), and 2^t =
+// 2^n 2^r, |r| <= 1/2, by its series to r^9 (below 2^-37): with |t| <= 128
+// the float64 result is within 2^-33 of x^y, far inside half a float32 ULP.
+// For normal x (negative only with an integral y, signed by its parity) and
+// finite y whose result is a normal float32; other lanes (zeros,
+// infinities, NaN, subnormals, overflow and underflow) go to libm's powf.
+namespace pow32 {
+
+// log2(2^k (1 + f)) in float64 from float32's f and k (exact) and r0, an
+// approximation of 1 / (2 + f) to 2^-12 or better: two Newton steps take it
+// below 2^-45, with no division.
+template <class D>
+HWY_INLINE hn::VFromD<D> Log2(D d, hn::VFromD<D> f, hn::VFromD<D> k, hn::VFromD<D> r0) {
+  using V = hn::VFromD<D>;
+  static constexpr double kC[] = {0x1.71547652b82fep+1, 0x1.ec709dc3a03fdp-1,
+                                  0x1.2776c50ef9bfep-1, 0x1.a61762a7aded9p-2,
+                                  0x1.484b13d7c02a9p-2, 0x1.0c9a84994022dp-2,
+                                  0x1.c68f568d31760p-3};
+  const V two = hn::Set(d, 2.0);
+  const V den = hn::Add(two, f);
+  const V r1 = hn::Mul(r0, hn::NegMulAdd(den, r0, two));
+  const V r = hn::Mul(r1, hn::NegMulAdd(den, r1, two));
+  const V s = hn::Mul(f, r);
+  return hn::MulAdd(s, Estrin(d, hn::Mul(s, s), kC), k);
+}
+
+template <class D>
+HWY_INLINE hn::VFromD<D> Exp2(D d, hn::VFromD<D> t) {
+  using V = hn::VFromD<D>;
+  static constexpr double kC[] = {0x1.0000000000000p+0, 0x1.62e42fefa39efp-1,
+                                  0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0c0p-5,
+                                  0x1.3b2ab6fba4e77p-7, 0x1.5d87fe78a6731p-10,
+                                  0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17,
+                                  0x1.62c0223a5c824p-20, 0x1.b5253d395e7c4p-24};
+  const V magic = hn::Set(d, 0x1.8p52);  // (adding it rounds to an integer)
+  const V n = hn::Sub(hn::Add(t, magic), magic);
+  return hn::Mul(Estrin(d, hn::Sub(t, n), kC), Pow2(d, n));
+}
+
+}  // namespace pow32
+
 template <class D, class V>
 HWY_INLINE V Power32(D d, V a, V b) {
   const auto slow = [](float x, float y) { return std::pow(x, y); };
 #if HWY_TARGET != HWY_SCALAR
   const hn::Half<D> dh;
   const hn::Rebind<double, decltype(dh)> dd;
-  // Positive normal bases and finite exponents, ...
-  auto ok = hn::And(Within(d, a, std::numeric_limits<float>::min(),
+  using VD = hn::VFromD<decltype(dd)>;
+  auto ok = hn::And(Within(d, hn::Abs(a), std::numeric_limits<float>::min(),
                            std::numeric_limits<float>::max()),
                     Within(d, b, -3.0e38f, 3.0e38f));
   const V benign = hn::Set(d, static_cast<float>(kBenign));
   const V a1 = hn::IfThenElse(ok, a, benign), b1 = hn::IfThenElse(ok, b, benign);
-  // (in float64, y ln x of such lanes is exact to 2^-52 relative)
-  const auto t_lo = hn::Mul(hn::PromoteTo(dd, hn::LowerHalf(dh, b1)),
-                            hn::Log(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, a1))));
-  const auto t_hi = hn::Mul(hn::PromoteTo(dd, hn::UpperHalf(dh, b1)),
-                            hn::Log(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, a1))));
-  // ... whose result is a normal float32: t = y ln x in [-87, 88], tested
-  // in float32 on t clamped to +-1000. The float64 Exp takes t inside the
-  // wider [-87.3, 88.5] (every t whose float32 rounding is in [-87, 88];
-  // still normal results) and 0 elsewhere, so it raises no flag.
-  const auto clamp = [dd](hn::VFromD<decltype(dd)> t) {
+  const auto negative = hn::Lt(a1, hn::Zero(d));
+  hn::Mask<D> integral, odd;
+  IntegralAndOdd(d, b1, integral, odd);
+  ok = hn::And(ok, hn::Or(hn::Not(negative), integral));
+  // t = y log2|x| in float64 (to 2^-39 relative), from float32's
+  // reduction and approximate reciprocal
+  V k;
+  const V f = log64::Reduce(d, hn::Abs(a1), k);
+  const V r0 = hn::ApproximateReciprocal(hn::Add(hn::Set(d, 2.0f), f));
+  const auto t_half = [&](auto half) {
+    return hn::Mul(hn::PromoteTo(dd, half(b1)),
+                   pow32::Log2(dd, hn::PromoteTo(dd, half(f)), hn::PromoteTo(dd, half(k)),
+                               hn::PromoteTo(dd, half(r0))));
+  };
+  const VD t_lo = t_half([dh](V v) { return hn::LowerHalf(dh, v); });
+  const VD t_hi = t_half([dh](V v) { return hn::UpperHalf(dh, v); });
+  // A normal float32 result: t in [-125.9, 127.9], tested in float32 on t
+  // clamped to +-1000; Exp2 takes t inside the wider [-125.95, 127.95]
+  // (every t whose float32 rounding is inside the first) and 0 elsewhere,
+  // so no lane raises a flag.
+  const auto clamp = [dd](VD t) {
     return hn::Min(hn::Max(t, hn::Set(dd, -1000.0)), hn::Set(dd, 1000.0));
   };
   const V t32 = hn::Combine(d, hn::DemoteTo(dh, clamp(t_hi)), hn::DemoteTo(dh, clamp(t_lo)));
-  ok = hn::And(ok, Within(d, t32, -87.0f, 88.0f));
-  const auto exp = [dh, dd](hn::VFromD<decltype(dd)> t) {
-    return hn::DemoteTo(dh, hn::Exp(dd, hn::IfThenElseZero(Within(dd, t, -87.3, 88.5), t)));
+  ok = hn::And(ok, Within(d, t32, -125.9f, 127.9f));
+  const auto exp2 = [dh, dd](VD t) {
+    return hn::DemoteTo(dh, pow32::Exp2(dd, hn::IfThenElseZero(Within(dd, t, -125.95, 127.95), t)));
   };
-  const V r = hn::Combine(d, exp(t_hi), exp(t_lo));
+  V r = hn::Combine(d, exp2(t_hi), exp2(t_lo));
+  r = hn::IfThenElse(hn::And(odd, negative), hn::Neg(r), r);
   if (HWY_LIKELY(hn::AllTrue(d, ok))) return r;
   return GuardedMixed2(d, ok, a, b, [r](V, V) { return r; }, slow);
 #else
