@@ -130,10 +130,10 @@ STRIDED_CASES = [(name, dtype) for name in ["sqrt", "add", "maximum", "isnan", "
 @pytest.mark.parametrize("name,dtype", STRIDED_CASES)
 @pytest.mark.parametrize("step", [2, 3, 4])
 def test_strided_slot_with_deinterleaving_loads(name, dtype, step):
-    # Inputs at steps of 2-4 elements run the SIMD body through Highway's
-    # deinterleaving loads (the strided slot): NumPy's bits in every case,
-    # with a strided output, in place, with a broadcast operand, and for
-    # every length through two vectors (the last group load must not read
+    # Inputs at steps of 2-4 elements run the SIMD body through deinterleaving
+    # loads (the strided slot: Highway's, or two-table permutes on AVX-512):
+    # NumPy's bits in every case, with a strided output, in place, with a
+    # broadcast operand, and for every length through two vectors (the last group load must not read
     # past the view's last element: each view ends at its buffer's end).
     nf, uf = getattr(np, name), getattr(ux, name)
     dt = np.dtype(dtype)

@@ -283,7 +283,8 @@ int RowsBf16_2(const LoopContext&, char* const* args, const int64_t* dims, const
 // The strided slot (LoopSlots::strided_simd) for 32- and 64-bit lanes: an
 // input at a step of 2, 3 or 4 elements is read with Highway's
 // deinterleaving loads (LoadInterleaved2/3/4: whole vectors and shuffles,
-// keeping the first of each group), 1 with a plain load, 0 as a
+// keeping the first of each group; on AVX-512, steps 3 and 4 with two-table
+// permutes), 1 with a plain load, 0 as a
 // broadcast; outputs go out with a store when contiguous, else lane by
 // lane from a vector-sized buffer. (Vector gathers were measured slower
 // than the scalar loop on AVX3 here: 4x NumPy's time for isnan float64 at
@@ -303,6 +304,48 @@ HWY_INLINE hn::VFromD<D> LoadFourAtStep(D d, const T* q, int64_t es) {
 }
 #endif
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// AVX-512's lanes at step 3 or 4 from whole-vector loads and two-table
+// permutes (vpermt2pd/vpermt2ps, on the lanes' bits): two permutes for step
+// 3, three for step 4, where Highway's LoadInterleaved3/4 build the vectors
+// from 128-bit block shuffles and byte lookups. False for other steps and
+// vectors narrower than 512 bits.
+template <class D, class T = hn::TFromD<D>>
+HWY_INLINE bool LoadPermuted(D d, const T* q, int64_t es, hn::VFromD<D>& out) {
+  if constexpr (sizeof(hn::VFromD<D>) != 64 || (sizeof(T) != 4 && sizeof(T) != 8)) {
+    return false;
+  } else {
+    if (es != 3 && es != 4) return false;
+    const hn::RebindToFloat<D> df;  // (the permutes of the float types)
+    const size_t N = hn::Lanes(d);
+    const auto at = [&](int k) { return hn::BitCast(df, hn::LoadU(d, q + k * N)).raw; };
+    const auto two = [](auto a, __m512i idx, auto b) {
+      if constexpr (sizeof(T) == 8) {
+        return _mm512_permutex2var_pd(a, idx, b);
+      } else {
+        return _mm512_permutex2var_ps(a, idx, b);
+      }
+    };
+    __m512i first, second;
+    if constexpr (sizeof(T) == 8) {
+      first = es == 3 ? _mm512_setr_epi64(0, 3, 6, 9, 12, 15, 0, 0)
+                      : _mm512_setr_epi64(0, 4, 8, 12, 0, 0, 0, 0);
+      second = es == 3 ? _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 10, 13)
+                       : _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
+    } else {
+      first = es == 3 ? _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0)
+                      : _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 0, 0, 0, 0, 0, 0, 0);
+      second = es == 3 ? _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29)
+                       : _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    }
+    const auto low = two(at(0), first, at(1));
+    const auto high = es == 3 ? at(2) : two(at(2), first, at(3));
+    out = hn::BitCast(d, hn::VFromD<decltype(df)>{two(low, second, high)});
+    return true;
+  }
+}
+#endif
+
 // N lanes of the input from q on, at element step es. A group load reads
 // es * N elements: the callers keep one element after the vector. The
 // loops below advance q by es * N (no multiply per vector) and hoist the
@@ -315,6 +358,9 @@ HWY_INLINE hn::VFromD<D> LoadStep(D d, const T* q, int64_t es) {
   }
 #endif
   hn::VFromD<D> v0, v1, v2, v3;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if (LoadPermuted(d, q, es, v0)) return v0;
+#endif
   switch (es) {
     case 0: return hn::Set(d, *q);
     case 1: return hn::LoadU(d, q);
