@@ -55,7 +55,8 @@ def shared_ufuncs():
 
 def values(dtype, n, rng, second=False):
     """Operands every ufunc takes without a domain error: floats in
-    (0.1, 0.9) (arcsin, arctanh, log), small positive ints (shifts, powers)."""
+    (0.1, 0.9) (arcsin, arctanh, log; arccosh's are moved up by 1), small
+    positive ints (shifts, powers)."""
     dt = np.dtype(dtype)
     if dt.kind == "f":
         return (rng.random(n) * 0.8 + 0.1).astype(dt)
@@ -69,6 +70,8 @@ def operands(ufunc, dtype, layout, rng):
     ops = []
     for k in range(ufunc.nin):
         full = values(dtype, n * step, rng, second=k > 0)
+        if ufunc.__name__ == "arccosh" and full.dtype.kind == "f":
+            full = full + full.dtype.type(1)  # (its domain starts at 1)
         ops.append(full[::step] if step > 1 else full)
     return ops
 

@@ -263,9 +263,25 @@ struct Isinf {
     else return false;
   }
 };
+// isnan of float32/float64 (and their complex parts) on the bits: a float
+// compare of a signaling NaN raises invalid, which NumPy's isnan does not.
+template <class T>
+inline bool BitsAreNaN(T v) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    constexpr U kSign = U{1} << (sizeof(T) * 8 - 1);
+    constexpr U kInf = sizeof(T) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+    return (std::bit_cast<U>(v) & ~kSign) > kInf;
+  } else {
+    return IsNaN(v);
+  }
+}
 struct Isnan {
   template <class T>
-  static bool Call(T a) { return IsNaN(a); }
+  static bool Call(T a) {
+    if constexpr (kIsComplex<T>) return BitsAreNaN(a.real()) || BitsAreNaN(a.imag());
+    else return BitsAreNaN(a);
+  }
 };
 
 // Half-precision bit helpers for the ops NumPy implements on half bits.

@@ -782,7 +782,77 @@ HWY_INLINE hn::VFromD<D> Atanh(D d, hn::VFromD<D> x) {
   return hn::CopySignToAbs(hn::Mul(hn::Set(d, 0.5), Log1p(d, q, ql)), x);
 }
 
+// acosh(x) for x in [1, 8e307]. Below 2^28, log1p(t + sqrt(t^2 + 2t)) with
+// t = x - 1 (exact): t^2 + 2t as a pair, its square root as a pair (the
+// root corrected by its exact remainder), the sum with t as a pair for
+// Log1p. From 2^28, log(2x): the series' next term, 1 / (4x^2), is below
+// 2^-58 of the result.
+template <class D>
+HWY_INLINE hn::VFromD<D> Acosh(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  const V big = hn::Set(d, 0x1p28);
+  const auto near = hn::Lt(x, big);
+  const auto below = [&] {
+    const V t = hn::Sub(hn::Min(x, big), hn::Set(d, 1.0));  // (no overflow in t^2)
+    const V p = hn::Mul(t, t);
+    const V two_t = hn::Add(t, t);
+    V ql;
+    const V qh = FastTwoSum(hn::Max(two_t, p), hn::Min(two_t, p), ql);
+    ql = hn::Add(ql, ProductError(d, t, t, p));
+    const V s = hn::Sqrt(qh);
+    const V ss = hn::Mul(s, s);
+    const V rem = hn::Sub(hn::Sub(qh, ss), ProductError(d, s, s, ss));  // qh - s^2, exact
+    // (x = 1: s = 0 and rem + ql = 0; the floor keeps 0.5 / s finite)
+    const V sl = hn::Mul(hn::Add(rem, ql), hn::Div(hn::Set(d, 0.5), hn::Max(s, hn::Set(d, 1e-300))));
+    V al;
+    const V ah = FastTwoSum(s, t, al);  // (s > t)
+    return Log1p(d, ah, hn::Add(al, sl));
+  };
+  if (hn::AllTrue(d, near)) return below();
+  const V far = LogOf(d, hn::Add(x, x), hn::Zero(d));
+  if (hn::AllFalse(d, near)) return far;
+  return hn::IfThenElse(near, below(), far);
+}
+
 }  // namespace log64
+
+// arccosh: float64 through log64::Acosh on [1, 8e307]; float32 in float64,
+// log(x + sqrt(x^2 - 1)) (x^2 - 1 within 2^-52 of exact, Highway's float64
+// Log within 1 ULP: far inside a float32 ULP, also next to x = 1, where the
+// result's magnitude is at least 2^-11.5) on [1, 3e38]. Other lanes libm.
+// (The bodies raise lanes below 1 to 1: the mixed path hands them kBenign,
+// outside this domain.)
+struct SimdArccosh {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    if constexpr (sizeof(T) == 8) {
+      return Guarded(
+          d, Within(d, a, 1.0, 8.0e307), a,
+          [d](V v) { return log64::Acosh(d, hn::Max(v, hn::Set(d, 1.0))); },
+          [](T x) { return std::acosh(x); });
+    } else {
+#if HWY_TARGET != HWY_SCALAR
+      const hn::Half<D> dh;
+      const hn::Rebind<double, decltype(dh)> dd;
+      const auto half = [dd, dh](hn::VFromD<decltype(dh)> h) {
+        const auto x = hn::PromoteTo(dd, h);
+        const auto root = hn::Sqrt(hn::MulSub(x, x, hn::Set(dd, 1.0)));
+        return hn::DemoteTo(dh, hn::Log(dd, hn::Add(x, root)));
+      };
+      return Guarded(
+          d, Within(d, a, 1.0f, 3.0e38f), a,
+          [&](V v) {
+            v = hn::Max(v, hn::Set(d, 1.0f));
+            return hn::Combine(d, half(hn::UpperHalf(dh, v)), half(hn::LowerHalf(dh, v)));
+          },
+          [](T x) { return std::acosh(x); });
+#else
+      return LaneByLane(d, a, [](T x) { return std::acosh(x); });
+#endif
+    }
+  }
+};
 
 // The ops of log64 and exp64: float64 through them where MathOk holds
 // (normal numbers inside each domain, away from 0 where libm returns x),
@@ -1569,7 +1639,19 @@ UFX_PRED2(LogicalAnd, hn::Not(hn::Or(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(
 UFX_PRED2(LogicalOr, hn::Not(hn::And(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(d)))))
 UFX_PRED2(LogicalXor, hn::Xor(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(d))))
 UFX_PRED1(LogicalNot, hn::Eq(a, hn::Zero(d)))
-UFX_PRED1(Isnan, hn::IsNaN(a))
+// isnan on the bits (|x|'s above infinity's, an integer compare): a float
+// compare of a signaling NaN raises invalid, which NumPy's isnan does not
+// (Highway's IsNaN is such a compare below AVX-512).
+template <class D, class V>
+HWY_INLINE auto BitsAreNaN(D d, V a) {
+  using T = hn::TFromD<D>;
+  const hn::RebindToSigned<D> di;
+  using I = hn::TFromD<decltype(di)>;
+  const I inf = static_cast<I>(sizeof(T) == 4 ? 0x7f800000ll : 0x7ff0000000000000ll);
+  const auto magnitude = hn::And(hn::BitCast(di, a), hn::Set(di, static_cast<I>(~(I{1} << (sizeof(T) * 8 - 1)))));
+  return hn::RebindMask(d, hn::Gt(magnitude, hn::Set(di, inf)));
+}
+UFX_PRED1(Isnan, BitsAreNaN(d, a))
 UFX_PRED1(Isinf, hn::IsInf(a))
 UFX_PRED1(Isfinite, hn::IsFinite(a))
 UFX_PRED1(Signbit, hn::RebindMask(d, hn::Lt(hn::BitCast(hn::RebindToSigned<D>(), a),
