@@ -453,18 +453,6 @@ struct SimdLog2 {
                    [](T x) { return std::log2(x); });
   }
 };
-// float32 cosh(x) = (e^x + e^-x) / 2 with Highway's Exp (1 ULP each; no
-// cancellation in the sum), below where e^|x| overflows (float64: exp64).
-struct HwyCosh {
-  template <class D, class V>
-  HWY_INLINE V operator()(D d, V a) const {
-    using T = hn::TFromD<D>;
-    return Guarded(
-        d, MathOk(d, a, -88.0, 88.0, -709.0, 709.0), a,
-        [d](V v) { return hn::Mul(hn::Set(d, T(0.5)), hn::Add(hn::Exp(d, v), hn::Exp(d, hn::Neg(v)))); },
-        [](T x) { return std::cosh(x); });
-  }
-};
 
 // frexp from the bits, as the scalar Frexp (the GMap1To2 driver: the
 // mantissa returned, the exponent, in integer lanes of the same width, set):
@@ -542,6 +530,46 @@ HWY_INLINE hn::VFromD<D> BiasedExponentOf(D d, hn::VFromD<D> x) {
   const auto field = hn::ShiftRight<kMant>(hn::BitCast(du, hn::Abs(x)));
   return hn::Sub(hn::BitCast(d, hn::Or(field, hn::BitCast(du, magic))), magic);
 }
+
+// float32 e^r for |r| <= ln(2)/2: 1 + (r + r^2 P(r)), P a degree-4 fit
+// (relative error 2^-27.9 with these float32 coefficients).
+template <class D>
+HWY_INLINE hn::VFromD<D> ExpSmallF32(D d, hn::VFromD<D> r) {
+  using V = hn::VFromD<D>;
+  V p = hn::Set(d, 0x1.6a6478p-10f);
+  p = hn::MulAdd(p, r, hn::Set(d, 0x1.1238eep-7f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0x1.5558a4p-5f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0x1.555492p-3f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0x1.fffffcp-2f));
+  return hn::Add(hn::Set(d, 1.0f), hn::MulAdd(hn::Mul(r, r), p, r));
+}
+
+// float32 cosh(x) = 2^(n-1) e^r + 2^(-n-1) e^-r for |x| = n ln 2 + r (ln 2
+// in two parts, n ln2_hi exact), one reduction for both exponentials; no
+// cancellation in the sum (float64: exp64).
+template <class D>
+HWY_INLINE hn::VFromD<D> CoshF32(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  const V a = hn::Abs(x);
+  const V magic = hn::Set(d, 0x1.8p23f);
+  const V n = hn::Sub(hn::MulAdd(a, hn::Set(d, 0x1.715476p+0f), magic), magic);
+  const V r = hn::NegMulAdd(n, hn::Set(d, 0x1.0bfbe8p-15f), hn::NegMulAdd(n, hn::Set(d, 0x1.62ep-1f), a));
+  const V one = hn::Set(d, 1.0f);
+  // (2^(-n-1) for n up to 125: beyond, e^-|x| is far below the result's ULP)
+  const V up = hn::Mul(Pow2(d, hn::Sub(n, one)), ExpSmallF32(d, r));
+  const V down = hn::Mul(Pow2(d, hn::Neg(hn::Add(hn::Min(n, hn::Set(d, 125.0f)), one))),
+                         ExpSmallF32(d, hn::Neg(r)));
+  return hn::Add(up, down);
+}
+struct Cosh32 {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    return Guarded(
+        d, MathOk(d, a, -88.0, 88.0, -709.0, 709.0), a, [d](V v) { return CoshF32(d, v); },
+        [](T x) { return std::cosh(x); });
+  }
+};
 
 // c[0] + c[1] t + ... + c[N-1] t^(N-1) by Estrin's scheme: pairs, then
 // pairs of pairs (log2 N levels of multiply-adds instead of a chain of N).
@@ -1049,7 +1077,7 @@ HWY_INLINE hn::VFromD<D> Tanh(D d, hn::VFromD<D> x) {
 UFX_OWN64(SimdExpm1, HwyExpm1, exp64::Expm1, expm1, -37.0, 709.0, true)
 UFX_OWN64(SimdSinh, HwySinh, exp64::Sinh, sinh, -709.0, 709.0, true)
 UFX_OWN64(SimdTanh, HwyTanh, exp64::Tanh, tanh, -19.0, 19.0, true)
-UFX_OWN64(SimdCosh, HwyCosh, exp64::Cosh, cosh, -709.0, 709.0, false)
+UFX_OWN64(SimdCosh, Cosh32, exp64::Cosh, cosh, -709.0, 709.0, false)
 
 // ---- float64 arctangents of our own ------------------------------------------
 // NumPy validates float64 arctan and arcsin within 1 ULP, and Highway's
