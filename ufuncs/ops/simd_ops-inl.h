@@ -425,7 +425,6 @@ UFX_MATH1(HwyArctanh, Atanh, atanh, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(HwyLog10, Log10, log10, 0.0, 3.0e38, 0.0, 1.0e308, false)
 UFX_MATH1(HwyLog1p, Log1p, log1p, 0.0, 3.0e38, 0.0, 1.0e308, true)
 UFX_MATH1(HwyTanh, Tanh, tanh, -9.0, 9.0, -19.0, 19.0, true)
-UFX_MATH1(HwySinh, Sinh, sinh, -88.0, 88.0, -709.0, 709.0, true)
 UFX_MATH1(HwyArcsin, Asin, asin, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(SimdArccos, Acos, acos, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(HwyArctan, Atan, atan, -3.0e38, 3.0e38, -1.0e308, 1.0e308, true)
@@ -531,45 +530,6 @@ HWY_INLINE hn::VFromD<D> BiasedExponentOf(D d, hn::VFromD<D> x) {
   return hn::Sub(hn::BitCast(d, hn::Or(field, hn::BitCast(du, magic))), magic);
 }
 
-// float32 e^r for |r| <= ln(2)/2: 1 + (r + r^2 P(r)), P a degree-4 fit
-// (relative error 2^-27.9 with these float32 coefficients).
-template <class D>
-HWY_INLINE hn::VFromD<D> ExpSmallF32(D d, hn::VFromD<D> r) {
-  using V = hn::VFromD<D>;
-  V p = hn::Set(d, 0x1.6a6478p-10f);
-  p = hn::MulAdd(p, r, hn::Set(d, 0x1.1238eep-7f));
-  p = hn::MulAdd(p, r, hn::Set(d, 0x1.5558a4p-5f));
-  p = hn::MulAdd(p, r, hn::Set(d, 0x1.555492p-3f));
-  p = hn::MulAdd(p, r, hn::Set(d, 0x1.fffffcp-2f));
-  return hn::Add(hn::Set(d, 1.0f), hn::MulAdd(hn::Mul(r, r), p, r));
-}
-
-// float32 cosh(x) = 2^(n-1) e^r + 2^(-n-1) e^-r for |x| = n ln 2 + r (ln 2
-// in two parts, n ln2_hi exact), one reduction for both exponentials; no
-// cancellation in the sum (float64: exp64).
-template <class D>
-HWY_INLINE hn::VFromD<D> CoshF32(D d, hn::VFromD<D> x) {
-  using V = hn::VFromD<D>;
-  const V a = hn::Abs(x);
-  const V magic = hn::Set(d, 0x1.8p23f);
-  const V n = hn::Sub(hn::MulAdd(a, hn::Set(d, 0x1.715476p+0f), magic), magic);
-  const V r = hn::NegMulAdd(n, hn::Set(d, 0x1.0bfbe8p-15f), hn::NegMulAdd(n, hn::Set(d, 0x1.62ep-1f), a));
-  const V one = hn::Set(d, 1.0f);
-  // (2^(-n-1) for n up to 125: beyond, e^-|x| is far below the result's ULP)
-  const V up = hn::Mul(Pow2(d, hn::Sub(n, one)), ExpSmallF32(d, r));
-  const V down = hn::Mul(Pow2(d, hn::Neg(hn::Add(hn::Min(n, hn::Set(d, 125.0f)), one))),
-                         ExpSmallF32(d, hn::Neg(r)));
-  return hn::Add(up, down);
-}
-struct Cosh32 {
-  template <class D, class V>
-  HWY_INLINE V operator()(D d, V a) const {
-    using T = hn::TFromD<D>;
-    return Guarded(
-        d, MathOk(d, a, -88.0, 88.0, -709.0, 709.0), a, [d](V v) { return CoshF32(d, v); },
-        [](T x) { return std::cosh(x); });
-  }
-};
 
 // c[0] + c[1] t + ... + c[N-1] t^(N-1) by Estrin's scheme: pairs, then
 // pairs of pairs (log2 N levels of multiply-adds instead of a chain of N).
@@ -1074,8 +1034,80 @@ HWY_INLINE hn::VFromD<D> Tanh(D d, hn::VFromD<D> x) {
 
 }  // namespace exp64
 
+// float32 e^r for |r| <= ln(2)/2: 1 + (r + r^2 P(r)), P a degree-4 fit
+// (relative error 2^-27.9 with these float32 coefficients).
+template <class D>
+HWY_INLINE hn::VFromD<D> ExpSmallF32(D d, hn::VFromD<D> r) {
+  using V = hn::VFromD<D>;
+  V p = hn::Set(d, 0x1.6a6478p-10f);
+  p = hn::MulAdd(p, r, hn::Set(d, 0x1.1238eep-7f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0x1.5558a4p-5f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0x1.555492p-3f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0x1.fffffcp-2f));
+  return hn::Add(hn::Set(d, 1.0f), hn::MulAdd(hn::Mul(r, r), p, r));
+}
+
+// e^a / 2 = 2^(n-1) e^r and e^-a / 2 = 2^(-n-1) e^-r for float32 a in [0,
+// 88], a = n ln 2 + r (ln 2 in two parts, n ln2_hi exact): one reduction
+// for both. (2^(-n-1) for n up to 125: beyond, e^-a is far below e^a's ULP.)
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE void HalfExponentialsF32(D d, V a, V& up, V& down) {
+  const V magic = hn::Set(d, 0x1.8p23f);
+  const V n = hn::Sub(hn::MulAdd(a, hn::Set(d, 0x1.715476p+0f), magic), magic);
+  const V r = hn::NegMulAdd(n, hn::Set(d, 0x1.0bfbe8p-15f), hn::NegMulAdd(n, hn::Set(d, 0x1.62ep-1f), a));
+  const V one = hn::Set(d, 1.0f);
+  up = hn::Mul(Pow2(d, hn::Sub(n, one)), ExpSmallF32(d, r));
+  down = hn::Mul(Pow2(d, hn::Neg(hn::Add(hn::Min(n, hn::Set(d, 125.0f)), one))),
+                 ExpSmallF32(d, hn::Neg(r)));
+}
+
+// float32 cosh(x) = e^|x| / 2 + e^-|x| / 2: no cancellation in the sum
+// (float64: exp64).
+template <class D>
+HWY_INLINE hn::VFromD<D> CoshF32(D d, hn::VFromD<D> x) {
+  hn::VFromD<D> up, down;
+  HalfExponentialsF32(d, hn::Abs(x), up, down);
+  return hn::Add(up, down);
+}
+// float32 sinh: below |x| = 1 the odd series x + x^3 (1/6 + x^2 (1/120 +
+// ...)) to x^11 (the rest below 2^-32), else e^|x| / 2 - e^-|x| / 2 (e^-|x|
+// is at most e^-2 of e^|x| there); the sign is x's.
+template <class D>
+HWY_INLINE hn::VFromD<D> SinhF32(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  const V a = hn::Abs(x);
+  const auto series = [&] {
+    const V z = hn::Mul(x, x);
+    V p = hn::Set(d, 1.0f / 39916800);
+    p = hn::MulAdd(p, z, hn::Set(d, 1.0f / 362880));
+    p = hn::MulAdd(p, z, hn::Set(d, 1.0f / 5040));
+    p = hn::MulAdd(p, z, hn::Set(d, 1.0f / 120));
+    p = hn::MulAdd(p, z, hn::Set(d, 1.0f / 6));
+    return hn::MulAdd(hn::Mul(z, x), p, x);
+  };
+  return exp64::SeriesBelowOne(d, a, series, [&] {
+    V up, down;
+    HalfExponentialsF32(d, hn::Max(a, hn::Set(d, 1.0f)), up, down);
+    return hn::CopySignToAbs(hn::Sub(up, down), x);
+  });
+}
+// The float32 ops of these (float64: exp64's, through UFX_OWN64).
+#define UFX_F32_EXP(NAME, BODY, LIBM_FN)                                               \
+  struct NAME {                                                                        \
+    template <class D, class V>                                                        \
+    HWY_INLINE V operator()(D d, V a) const {                                          \
+      using T = hn::TFromD<D>;                                                         \
+      return Guarded(                                                                  \
+          d, MathOk(d, a, -88.0, 88.0, -709.0, 709.0), a, [d](V v) { return BODY(d, v); }, \
+          [](T x) { return std::LIBM_FN(x); });                                        \
+    }                                                                                  \
+  };
+UFX_F32_EXP(Cosh32, CoshF32, cosh)
+UFX_F32_EXP(Sinh32, SinhF32, sinh)
+#undef UFX_F32_EXP
+
 UFX_OWN64(SimdExpm1, HwyExpm1, exp64::Expm1, expm1, -37.0, 709.0, true)
-UFX_OWN64(SimdSinh, HwySinh, exp64::Sinh, sinh, -709.0, 709.0, true)
+UFX_OWN64(SimdSinh, Sinh32, exp64::Sinh, sinh, -709.0, 709.0, true)
 UFX_OWN64(SimdTanh, HwyTanh, exp64::Tanh, tanh, -19.0, 19.0, true)
 UFX_OWN64(SimdCosh, Cosh32, exp64::Cosh, cosh, -709.0, 709.0, false)
 
