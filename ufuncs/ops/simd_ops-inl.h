@@ -424,7 +424,6 @@ UFX_MATH1(HwyArcsinh, Asinh, asinh, -1.0e18, 1.0e18, -1.0e150, 1.0e150, true)
 UFX_MATH1(HwyArctanh, Atanh, atanh, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(HwyLog10, Log10, log10, 0.0, 3.0e38, 0.0, 1.0e308, false)
 UFX_MATH1(HwyLog1p, Log1p, log1p, 0.0, 3.0e38, 0.0, 1.0e308, true)
-UFX_MATH1(HwyTanh, Tanh, tanh, -9.0, 9.0, -19.0, 19.0, true)
 UFX_MATH1(HwyArcsin, Asin, asin, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(SimdArccos, Acos, acos, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(HwyArctan, Atan, atan, -3.0e38, 3.0e38, -1.0e308, 1.0e308, true)
@@ -1051,10 +1050,16 @@ HWY_INLINE hn::VFromD<D> ExpSmallF32(D d, hn::VFromD<D> r) {
 // 88], a = n ln 2 + r (ln 2 in two parts, n ln2_hi exact): one reduction
 // for both. (2^(-n-1) for n up to 125: beyond, e^-a is far below e^a's ULP.)
 template <class D, class V = hn::VFromD<D>>
-HWY_INLINE void HalfExponentialsF32(D d, V a, V& up, V& down) {
+HWY_INLINE V ReduceLn2F32(D d, V a, V& r) {
   const V magic = hn::Set(d, 0x1.8p23f);
   const V n = hn::Sub(hn::MulAdd(a, hn::Set(d, 0x1.715476p+0f), magic), magic);
-  const V r = hn::NegMulAdd(n, hn::Set(d, 0x1.0bfbe8p-15f), hn::NegMulAdd(n, hn::Set(d, 0x1.62ep-1f), a));
+  r = hn::NegMulAdd(n, hn::Set(d, 0x1.0bfbe8p-15f), hn::NegMulAdd(n, hn::Set(d, 0x1.62ep-1f), a));
+  return n;
+}
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE void HalfExponentialsF32(D d, V a, V& up, V& down) {
+  V r;
+  const V n = ReduceLn2F32(d, a, r);
   const V one = hn::Set(d, 1.0f);
   up = hn::Mul(Pow2(d, hn::Sub(n, one)), ExpSmallF32(d, r));
   down = hn::Mul(Pow2(d, hn::Neg(hn::Add(hn::Min(n, hn::Set(d, 125.0f)), one))),
@@ -1091,6 +1096,32 @@ HWY_INLINE hn::VFromD<D> SinhF32(D d, hn::VFromD<D> x) {
     return hn::CopySignToAbs(hn::Sub(up, down), x);
   });
 }
+// float32 tanh: below |x| = 1, x + x^3 P(x^2), P a degree-7 fit (relative
+// error 2^-26.6); else 1 - 2 / (e^2|x| + 1), e^2|x| = 2^n e^r (the quotient
+// is at most 0.24 of the result there); the sign is x's.
+template <class D>
+HWY_INLINE hn::VFromD<D> TanhF32(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  const V a = hn::Abs(x);
+  const auto series = [&] {
+    static constexpr float kP[] = {0x1.5050740p-14f, -0x1.58a5a20p-11f, 0x1.6759200p-9f,
+                                   -0x1.0ef1620p-7f, 0x1.62020c0p-6f,   -0x1.b98ce00p-5f,
+                                   0x1.110c660p-3f,  -0x1.55553a0p-2f};
+    const V z = hn::Mul(x, x);
+    V p = hn::Set(d, kP[0]);
+    for (size_t k = 1; k < sizeof(kP) / sizeof(kP[0]); ++k) p = hn::MulAdd(p, z, hn::Set(d, kP[k]));
+    return hn::MulAdd(hn::Mul(z, x), p, x);
+  };
+  return exp64::SeriesBelowOne(d, a, series, [&] {
+    const V b = hn::Max(a, hn::Set(d, 1.0f));
+    V r;
+    const V n = ReduceLn2F32(d, hn::Add(b, b), r);
+    const V one = hn::Set(d, 1.0f);
+    const V e = hn::Mul(Pow2(d, n), ExpSmallF32(d, r));
+    return hn::CopySignToAbs(hn::Sub(one, hn::Div(hn::Set(d, 2.0f), hn::Add(e, one))), x);
+  });
+}
+
 // The float32 ops of these (float64: exp64's, through UFX_OWN64).
 #define UFX_F32_EXP(NAME, BODY, LIBM_FN)                                               \
   struct NAME {                                                                        \
@@ -1104,11 +1135,20 @@ HWY_INLINE hn::VFromD<D> SinhF32(D d, hn::VFromD<D> x) {
   };
 UFX_F32_EXP(Cosh32, CoshF32, cosh)
 UFX_F32_EXP(Sinh32, SinhF32, sinh)
+struct Tanh32 {  // (beyond |x| = 9, libm's +-1)
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    return Guarded(
+        d, MathOk(d, a, -9.0, 9.0, -19.0, 19.0), a, [d](V v) { return TanhF32(d, v); },
+        [](T x) { return std::tanh(x); });
+  }
+};
 #undef UFX_F32_EXP
 
 UFX_OWN64(SimdExpm1, HwyExpm1, exp64::Expm1, expm1, -37.0, 709.0, true)
 UFX_OWN64(SimdSinh, Sinh32, exp64::Sinh, sinh, -709.0, 709.0, true)
-UFX_OWN64(SimdTanh, HwyTanh, exp64::Tanh, tanh, -19.0, 19.0, true)
+UFX_OWN64(SimdTanh, Tanh32, exp64::Tanh, tanh, -19.0, 19.0, true)
 UFX_OWN64(SimdCosh, Cosh32, exp64::Cosh, cosh, -709.0, 709.0, false)
 
 // ---- float64 arctangents of our own ------------------------------------------
