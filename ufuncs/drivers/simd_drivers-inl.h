@@ -42,8 +42,12 @@ HWY_INLINE hn::VFromD<D> LoadArgTail(D d, const T* p, bool bcast, size_t i,
 constexpr size_t kStreamMinBytes = size_t{16} << 20;
 
 // Writes o[0, n) from vectors: full(i) gives lanes [i, i + N), part(i, c)
-// the first c of them. With `stream`, whole vectors from the first aligned
-// one on go out as streaming stores (each element is still computed once).
+// the first c of them. Past a few vectors the stores are aligned: a head of
+// up to N - 1 lanes goes first, so no whole-vector store straddles two cache
+// lines (a straddling 64-byte store costs about two: floor float64 at 1e5
+// in L2 took 27.7 us with the output at 32 bytes past a line, 19.8 aligned;
+// NumPy's 19.5). With `stream`, the aligned vectors go out as streaming
+// stores (each element is still computed once).
 template <class D, class T, class Full, class Part>
 HWY_INLINE void StoreAll(D d, T* HWY_RESTRICT o, size_t n, bool stream, const Full& full,
                          const Part& part) {
@@ -51,11 +55,16 @@ HWY_INLINE void StoreAll(D d, T* HWY_RESTRICT o, size_t n, bool stream, const Fu
   size_t i = 0;
   const size_t vec_bytes = N * sizeof(T);
   const uintptr_t addr = reinterpret_cast<uintptr_t>(o);
-  if (stream && addr % sizeof(T) == 0) {
+  if (n >= 4 * N && addr % sizeof(T) == 0) {
     const size_t head = (vec_bytes - addr % vec_bytes) % vec_bytes / sizeof(T);
     if (head) StoreTail(d, part(0, head), o, head);
-    for (i = head; i + N <= n; i += N) hn::Stream(full(i), d, o + i);
-    hwy::FlushStream();
+    i = head;
+    if (stream) {
+      for (; i + N <= n; i += N) hn::Stream(full(i), d, o + i);
+      hwy::FlushStream();
+    } else {
+      for (; i + N <= n; i += N) hn::Store(full(i), d, o + i);
+    }
   } else {
     for (; i + N <= n; i += N) hn::StoreU(full(i), d, o + i);
   }
@@ -73,9 +82,12 @@ int Map1(const LoopContext&, char* const* args, const int64_t* dims,
   const bool ba = steps[0] == 0;
   const Op op;
   const bool stream = n * sizeof(T) * (ba ? 1 : 2) >= kStreamMinBytes;
-  StoreAll(
-      d, o, n, stream, [&](size_t i) { return op(d, LoadArg(d, a, ba, i)); },
-      [&](size_t i, size_t c) { return op(d, LoadArgTail(d, a, ba, i, c)); });
+  auto part = [&](size_t i, size_t c) { return op(d, LoadArgTail(d, a, ba, i, c)); };
+  if (!ba) {
+    StoreAll(d, o, n, stream, [&](size_t i) { return op(d, hn::LoadU(d, a + i)); }, part);
+  } else {
+    StoreAll(d, o, n, stream, [&](size_t i) { return op(d, hn::Set(d, *a)); }, part);
+  }
   return 0;
 }
 
