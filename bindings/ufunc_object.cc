@@ -195,11 +195,34 @@ pyb::object FindArrayWrap(const pyb::args& args, int nin) {
 
 }  // namespace
 
-pyb::object PyUfunc::TryFastCall(const pyb::args& args) const {
+pyb::object PyUfunc::TryFastCall(const pyb::args& args, PyObject* out) const {
   const Ufunc& u = *u_;
   const int nin = u.nin();
   const int nout = u.nout();
-  if (nout > 2 || nin > 2 || static_cast<int>(args.size()) != nin || u.core()) return {};
+  if (nout > 2 || nin > 2 || u.core()) return {};
+  // The outputs given, if any: positional after the inputs, or out=.
+  PyObject* given[2] = {nullptr, nullptr};
+  const auto npos = static_cast<int>(args.size());
+  if (npos == nin + nout && !out) {
+    for (int k = 0; k < nout; ++k) given[k] = PyTuple_GET_ITEM(args.ptr(), nin + k);
+  } else if (npos != nin) {
+    return {};
+  } else if (out) {
+    if (PyTuple_Check(out)) {
+      if (PyTuple_GET_SIZE(out) != nout) return {};
+      for (int k = 0; k < nout; ++k) given[k] = PyTuple_GET_ITEM(out, k);
+    } else if (nout == 1) {
+      given[0] = out;
+    } else {
+      return {};
+    }
+  }
+  const bool out_given = given[0] != nullptr;
+  if (out_given) {
+    for (int k = 0; k < nout; ++k) {
+      if (!given[k] || !PyArray_CheckExact(given[k])) return {};
+    }
+  }
   struct Input {
     char* data;
     int nd;
@@ -264,7 +287,17 @@ pyb::object PyUfunc::TryFastCall(const pyb::args& args) const {
   char* a[4];
   int64_t steps[4];
   for (int k = 0; k < nout; ++k) {
-    results[k] = NewArray(loop->types[nin + k], nd, dims);
+    if (out_given) {
+      auto* o = reinterpret_cast<PyArrayObject*>(given[k]);
+      if (PyArray_TYPE(o) != ToTypeNum(loop->types[nin + k]) || !PyArray_ISNBO(PyArray_DESCR(o)->byteorder) ||
+          !PyArray_IS_C_CONTIGUOUS(o) || !PyArray_ISWRITEABLE(o) || PyArray_NDIM(o) != nd ||
+          (nd && !PyArray_CompareLists(PyArray_DIMS(o), dims, nd))) {
+        return {};
+      }
+      results[k] = pyb::reinterpret_borrow<pyb::object>(given[k]);
+    } else {
+      results[k] = NewArray(loop->types[nin + k], nd, dims);
+    }
     a[nin + k] = static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(results[k].ptr())));
     steps[nin + k] = static_cast<int64_t>(ItemSize(loop->types[nin + k]));
   }
@@ -272,6 +305,30 @@ pyb::object PyUfunc::TryFastCall(const pyb::args& args) const {
   for (int i = 0; i < nin; ++i) {
     a[i] = in[i].data;
     steps[i] = in[i].size == 1 && n != 1 ? 0 : in[i].step;
+  }
+  if (out_given && n > 0) {
+    // Given outputs may share memory with an input only as the very same
+    // elements (each element is then read before it is written); any other
+    // overlap, and outputs overlapping each other, go the general way, which
+    // copies (NumPy's result).
+    auto span = [&](int j) {  // [lo, hi) of operand j's bytes
+      const auto size = static_cast<int64_t>(ItemSize(loop->types[j]));
+      const int64_t reach = steps[j] * (n - 1);
+      const auto* p = a[j];
+      return std::pair<const char*, const char*>(reach < 0 ? p + reach : p,
+                                                 (reach < 0 ? p : p + reach) + size);
+    };
+    for (int k = 0; k < nout; ++k) {
+      const auto [olo, ohi] = span(nin + k);
+      for (int j = 0; j < nin + nout; ++j) {
+        if (j == nin + k || (j < nin && in[j].data == scalar_value[j])) continue;
+        const auto [lo, hi] = span(j);
+        if (lo >= ohi || olo >= hi) continue;
+        const bool same = j < nin && a[j] == a[nin + k] && steps[j] == steps[nin + k] &&
+                          ItemSize(loop->types[j]) == ItemSize(loop->types[nin + k]);
+        if (!same) return {};
+      }
+    }
   }
   const FpErrors fp;
   if (n > kReleaseGilAbove) {
@@ -282,6 +339,7 @@ pyb::object PyUfunc::TryFastCall(const pyb::args& args) const {
   }
   fp.Report(u, u.name().c_str());
   auto give = [&](int k) {  // (0-d results as NumPy scalars, as NumPy's call)
+    if (out_given) return std::move(results[k]);  // (given outputs come back as given)
     return pyb::reinterpret_steal<pyb::object>(
         PyArray_Return(reinterpret_cast<PyArrayObject*>(results[k].release().ptr())));
   };
@@ -294,17 +352,28 @@ namespace {
 // The call slot pybind11's __call__ gave the type (CPython's slot_tp_call).
 ternaryfunc g_general_call = nullptr;
 
+// The value of a one-entry kwargs dict when its key is "out", else null.
+PyObject* OnlyOut(PyObject* kwargs) {
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  if (!PyDict_Next(kwargs, &pos, &key, &value)) return nullptr;
+  return PyUnicode_Check(key) && PyUnicode_CompareWithASCIIString(key, "out") == 0 ? value
+                                                                                   : nullptr;
+}
+
 // The type's call slot: the fast path for positional calls, else __call__.
 // The fast path writes nothing but its new result, so when it throws
 // anything but a Python error the general path runs the call again and
 // reports the error through pybind11's translators.
 PyObject* CallSlot(PyObject* self, PyObject* args, PyObject* kwargs) {
   auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
-  if ((kwargs == nullptr || PyDict_GET_SIZE(kwargs) == 0) && inst->simple_layout &&
-      inst->simple_value_holder[0] != nullptr) {
+  PyObject* out = nullptr;  // out= as the only keyword
+  const bool fast_kwargs = kwargs == nullptr || PyDict_GET_SIZE(kwargs) == 0 ||
+                           (PyDict_GET_SIZE(kwargs) == 1 && (out = OnlyOut(kwargs)) != nullptr);
+  if (fast_kwargs && inst->simple_layout && inst->simple_value_holder[0] != nullptr) {
     const auto* u = static_cast<const PyUfunc*>(inst->simple_value_holder[0]);
     try {
-      if (pyb::object r = u->TryFastCall(pyb::reinterpret_borrow<pyb::args>(args))) {
+      if (pyb::object r = u->TryFastCall(pyb::reinterpret_borrow<pyb::args>(args), out)) {
         return r.release().ptr();
       }
     } catch (pyb::error_already_set& e) {
@@ -347,6 +416,8 @@ pyb::object PyUfunc::Self() const { return pyb::cast(this, pyb::return_value_pol
 pyb::object PyUfunc::Call(pyb::args args, pyb::kwargs kwargs) const {
   if (!kwargs || kwargs.empty()) {
     if (pyb::object r = TryFastCall(args)) return r;
+  } else if (PyObject* out = kwargs.size() == 1 ? OnlyOut(kwargs.ptr()) : nullptr) {
+    if (pyb::object r = TryFastCall(args, out)) return r;
   }
   return CallGeneral(args, kwargs);
 }

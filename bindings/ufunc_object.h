@@ -114,8 +114,13 @@ class PyUfunc {
   // pointers and shapes, with no ArrayView or vector built; core's direct
   // path (DirectLoop, RunDirect) chooses and runs the loop. Returns a null
   // object when the call needs the general path (Python scalars among
-  // others: NEP 50 makes them weak).
-  pyb::object TryFastCall(const pyb::args& args) const;
+  // others: NEP 50 makes them weak). The outputs may be given (positionally
+  // after the inputs, or as `out`, an array or a tuple of one per output):
+  // exact ndarrays, writeable, C-contiguous, of the loop's output dtype and
+  // the result's shape, sharing no memory with the inputs or each other
+  // except as the very same elements (x += y); anything else takes the
+  // general path.
+  pyb::object TryFastCall(const pyb::args& args, PyObject* out = nullptr) const;
 
   // This object as Python sees it (overrides and __array_wrap__ get it).
   pyb::object Self() const;

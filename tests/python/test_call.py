@@ -483,6 +483,114 @@ def test_small_calls_with_two_outputs_as_numpy(sa, sb, dtype):
                 assert_same(g, e, what=name)
 
 
+def _out_cases():
+    """(what, make) pairs: make() -> (inputs, outs, how) with `how` "kw",
+    "kwtuple" or "pos" for how the outputs are passed."""
+    base = np.arange(24, dtype=np.float64) - 7.5
+    for how in ("kw", "kwtuple", "pos"):
+        yield f"fresh {how}", lambda how=how: ((base.copy(), base[::-1].copy()), (np.empty(24),), how)
+        # x += y and x = y + x: the very same elements in and out
+        yield f"in place {how}", lambda how=how: (lambda x: ((x, base.copy()), (x,), how))(base.copy())
+        yield f"in place second {how}", lambda how=how: (
+            lambda x: ((base.copy(), x), (x,), how))(base.copy())
+        # partial overlaps: shifted by one element, reversed, a broadcast
+        # element inside the output
+        yield f"shifted {how}", lambda how=how: (
+            lambda buf: ((buf[1:], base[1:]), (buf[:-1],), how))(base.copy())
+        yield f"reversed {how}", lambda how=how: (
+            lambda buf: ((buf[::-1], base), (buf,), how))(base.copy())
+        yield f"broadcast element {how}", lambda how=how: (
+            lambda buf: ((buf[3:4], base), (buf,), how))(base.copy())
+        yield f"0-d {how}", lambda how=how: ((np.float64(2.5), np.array(4.0)), (np.empty(()),), how)
+        yield f"2-d {how}", lambda how=how: ((base.reshape(4, 6), base[:6]), (np.empty((4, 6)),), how)
+
+
+def _call_with_outs(u, inputs, outs, how):
+    if how == "pos":
+        return u(*inputs, *outs)
+    if how == "kwtuple":
+        return u(*inputs, out=tuple(outs))
+    return u(*inputs, out=outs[0])
+
+
+@pytest.mark.parametrize("what,make", list(_out_cases()), ids=[w for w, _ in _out_cases()])
+@pytest.mark.parametrize("name", ["add", "subtract", "arctan2"])
+def test_given_outputs_as_numpy(what, make, name):
+    # The small-call path takes given outputs too (out=o, out=(o,), and
+    # positional): the result is the output itself, also when 0-d, and
+    # outputs that overlap an input other than element for element give
+    # NumPy's result (the general path copies them).
+    u, nu = getattr(ux, name), getattr(np, name)
+    inputs, outs, how = make()
+    want_inputs, want_outs, _ = make()
+    got = _call_with_outs(u, inputs, outs, how)
+    want = _call_with_outs(nu, want_inputs, want_outs, how)
+    if how == "kwtuple" and isinstance(want, tuple):
+        want = want[0]
+    assert got is outs[0]
+    assert_same(outs[0], want_outs[0], what=what)
+    for g, e in zip(inputs, want_inputs):
+        assert_same(np.asarray(g), np.asarray(e), what=f"{what}: input")
+
+
+def test_given_outputs_of_two_output_ufuncs():
+    a, b = np.arange(-6, 6, dtype=np.int64), np.full(12, 4, np.int64)
+    q, r = np.empty(12, np.int64), np.empty(12, np.int64)
+    got = ux.divmod(a, b, out=(q, r))
+    assert type(got) is tuple and got[0] is q and got[1] is r
+    assert_same(q, a // b)
+    assert_same(r, a % b)
+    got = ux.divmod(a, b, q, r)
+    assert got[0] is q and got[1] is r
+    # The two outputs the same array: NumPy's answer (the general path).
+    same, want = np.empty(12, np.int64), np.empty(12, np.int64)
+    ux.divmod(a, b, out=(same, same))
+    np.divmod(a, b, out=(want, want))
+    assert_same(same, want)
+    # One output given, the other None: the general path allocates it.
+    q2 = np.empty(12, np.int64)
+    got = ux.divmod(a, b, out=(q2, None))
+    assert got[0] is q2
+    assert_same(q2, a // b)
+    assert_same(got[1], a % b)
+
+
+def test_given_outputs_the_fast_path_hands_over():
+    # Outputs the small-call path does not take still work as NumPy's do:
+    # another dtype (cast), non-contiguous, a broadcast shape mismatch, a
+    # read-only array, a subclass, None.
+    x = np.arange(10, dtype=np.float64)
+    o32 = np.empty(10, np.float32)
+    assert ux.negative(x, out=o32) is o32
+    assert_same(o32, np.negative(x).astype(np.float32))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output"):
+        ux.add(x, x, out=np.empty(10, np.int64))
+    strided = np.zeros(20)[::2]
+    assert ux.sqrt(x, out=strided) is strided
+    assert_same(strided, np.sqrt(x))
+    with pytest.raises(ValueError, match="could not be broadcast together"):
+        ux.add(x, x, out=np.empty(3))
+    big = np.zeros((2, 10))
+    assert ux.add(x, x, out=big) is big  # the output broadcasts the inputs
+    assert_same(big, np.add(x, x, out=np.zeros((2, 10))))
+    ro = np.zeros(10)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ux.add(x, x, out=ro)
+    assert not ro.any()
+
+    class Sub(np.ndarray):
+        pass
+    sub = np.zeros(10).view(Sub)
+    assert ux.add(x, 1, out=sub) is sub
+    assert_same(np.asarray(sub), x + 1)
+    got = ux.add(x, 1, out=None)
+    assert_same(got, x + 1)
+    swapped = np.zeros(10, dtype=">f8")
+    assert ux.add(x, 1, out=swapped) is swapped
+    assert_same(swapped.astype(np.float64), x + 1)
+
+
 @pytest.mark.parametrize("name", ["add", "multiply", "maximum", "fmin", "sqrt", "exp", "less",
                                   "divmod", "floor_divide", "arctan2", "negative"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
