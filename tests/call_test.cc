@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 #include <malloc.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "test_util.h"
@@ -223,6 +225,30 @@ TEST(Memory, LargeBlocksAreReusedSafely) {
   for (const auto& [p, bytes] : live) ufuncx::FreeBlock(p, bytes);
   const ufuncx::Array z = ufuncx::Array::Zeros(ufuncx::DType::kInt64, {1 << 20});
   for (int64_t i = 0; i < z.size(); ++i) ASSERT_EQ(z.typed<int64_t>()[i], 0);
+}
+
+// A kept block waits about a second, then the helper thread frees it though
+// nothing else is allocated: when the helper was asleep with nothing kept
+// (woken by the block), and when it was waiting for an older block's time
+// (the newer block is freed on its next round, without a wake-up per block).
+TEST(Memory, AnIdleProcessGivesKeptBlocksBack) {
+  const size_t mib = size_t{1} << 20;
+  // The helper starts with the first kept block; with nothing kept after
+  // that block's time, it sleeps until woken.
+  void* first = ufuncx::AllocateBlock(2 * mib);
+  ASSERT_NE(first, nullptr);
+  ufuncx::FreeBlock(first, 2 * mib);
+  ufuncx::ReleaseRetainedMemory();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  void* a = ufuncx::AllocateBlock(2 * mib);
+  ASSERT_NE(a, nullptr);
+  ufuncx::FreeBlock(a, 2 * mib);  // kept; wakes the sleeping helper
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  void* b = ufuncx::AllocateBlock(2 * mib);  // takes it back
+  EXPECT_EQ(b, a);
+  ufuncx::FreeBlock(b, 2 * mib);  // kept again, the helper still waiting for a's time
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  EXPECT_EQ(ufuncx::ReleaseRetainedMemory(), 0u);
 }
 
 // Blocks from 64 KiB to 1 MiB are kept apart from the large ones: a cache-

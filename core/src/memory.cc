@@ -108,7 +108,11 @@ class RetainedBlocks {
     *oldest = Slot{p, size, now};
     held_ += size;
     StartReaper();
-    wake_.notify_one();
+    // Only a helper asleep with nothing to wait for needs waking: one
+    // waiting for an older block's time wakes then and plans again. (Waking
+    // it on every kept block cost two thread switches per call: float32 ceil
+    // at 1e5 into a new result, 13.5 us against 8.6 into a given one.)
+    if (reaper_idle_) wake_.notify_one();
     return true;
   }
 
@@ -153,7 +157,9 @@ class RetainedBlocks {
       std::unique_lock<std::mutex> lock(mu_);
       while (true) {
         if (held_ == 0) {
+          reaper_idle_ = true;
           wake_.wait(lock);
+          reaper_idle_ = false;
           continue;
         }
         Clock::time_point due = Clock::time_point::max();
@@ -168,6 +174,7 @@ class RetainedBlocks {
   std::mutex mu_;
   std::condition_variable wake_;
   bool reaper_started_ = false;
+  bool reaper_idle_ = false;  // the helper waits for a notify (mu_ guards it)
   Slot slots_[2 * kSlotsPerClass];  // [small class..., large class...]
   size_t held_ = 0;
 };
