@@ -1434,10 +1434,15 @@ struct SimdTan {
 };
 
 // cbrt(x) for normal x: |x| = m 2^e with m in [1, 2), e = 3q + r (r in
-// 0..2). A quadratic in m (within 0.12%) times cbrt(2^r) is refined by
-// Halley steps (cubic convergence: one for float32, two for float64) for
-// x' = m 2^r, then by one Newton step whose residual y^3 - x' is computed
-// with fused multiply-adds; the result times 2^q, with x's sign.
+// 0..2), x' = m 2^r in [1, 8). No division: x'^(-1/3) starts as a quadratic
+// in m (within 0.18%) times 2^(-r/3) and takes Newton steps
+// u <- u + u (1 - x' u^3) / 3, whose relative error goes to about twice its
+// square (two steps for float32, three for float64); then y = x' u^2 and
+// one more Newton step for y^3 = x' whose residual y^3 - x' is computed
+// with fused multiply-adds (divided by 3 y^2 as a product with u^2 / 3).
+// The result is y 2^q with x's sign. (The Halley steps this replaced took
+// four divisions per vector: float64 at 1e4 was 2.6 ns per element, NumPy's
+// 1.0.)
 struct SimdCbrt {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
@@ -1449,27 +1454,31 @@ struct SimdCbrt {
       using TU = hn::TFromD<decltype(du)>;
       constexpr TU kMantMask = (TU(1) << (k32 ? 23 : 52)) - 1;
       const V one = hn::Set(d, T(1)), two = hn::Set(d, T(2)), three = hn::Set(d, T(3));
+      const V third = hn::Set(d, T(1) / T(3));
       const V e = hn::Sub(BiasedExponentOf(d, ax), hn::Set(d, T(k32 ? 127 : 1023)));
-      // (e / 3 is exact or at least 1/3 from an integer, so its floor is)
-      const V q = hn::Floor(hn::Div(e, three));
-      const V r = hn::Sub(e, hn::Mul(q, three));
+      // ((e + 1/2) / 3 is at least 1/6 from an integer, far beyond the
+      // product's rounding, so its floor is e's quotient by 3)
+      const V q = hn::Floor(hn::Mul(hn::Add(e, hn::Set(d, T(0.5))), third));
+      const V r = hn::NegMulAdd(q, three, e);
       const V m = hn::BitCast(d, hn::Or(hn::And(hn::BitCast(du, ax), hn::Set(du, kMantMask)),
                                         hn::BitCast(du, one)));
       const V x = hn::Mul(m, Pow2(d, r));  // in [1, 8)
-      const V cbrt_2r = hn::IfThenElse(
-          hn::Eq(r, one), hn::Set(d, static_cast<T>(1.2599210498948731648)),
-          hn::IfThenElse(hn::Eq(r, two), hn::Set(d, static_cast<T>(1.5874010519681994748)), one));
-      V y = hn::Mul(hn::MulAdd(hn::MulAdd(hn::Set(d, T(-0.05930283)), m, hn::Set(d, T(0.43556409))),
-                               m, hn::Set(d, T(0.62490858))),
-                    cbrt_2r);
-      for (int i = 0; i < (k32 ? 1 : 2); ++i) {
-        const V y3 = hn::Mul(hn::Mul(y, y), y);
-        y = hn::Mul(y, hn::Div(hn::MulAdd(x, two, y3), hn::MulAdd(y3, two, x)));
+      const V scale = hn::IfThenElse(
+          hn::Eq(r, one), hn::Set(d, static_cast<T>(0.79370052598409973738)),
+          hn::IfThenElse(hn::Eq(r, two), hn::Set(d, static_cast<T>(0.62996052494743658238)), one));
+      V u = hn::Mul(hn::MulAdd(hn::MulAdd(hn::Set(d, T(0.09303886)), m, hn::Set(d, T(-0.48224276))),
+                               m, hn::Set(d, T(1.38738999))),
+                    scale);
+      for (int i = 0; i < (k32 ? 2 : 3); ++i) {
+        const V t = hn::NegMulAdd(x, hn::Mul(hn::Mul(u, u), u), one);  // 1 - x u^3
+        u = hn::MulAdd(hn::Mul(u, t), third, u);
       }
+      const V u2 = hn::Mul(u, u);
+      V y = hn::Mul(x, u2);
       const V y2 = hn::Mul(y, y);
       const V y2_lo = hn::MulSub(y, y, y2);  // y^2 = y2 + y2_lo exactly (with FMA)
       const V residual = hn::MulAdd(y2_lo, y, hn::MulSub(y2, y, x));
-      y = hn::Sub(y, hn::Div(residual, hn::Mul(three, y2)));
+      y = hn::NegMulAdd(residual, hn::Mul(u2, third), y);
       return hn::CopySign(hn::Mul(y, Pow2(d, q)), a);
     };
     return Guarded(
