@@ -422,7 +422,6 @@ HWY_INLINE auto MathOk(D d, V a, double lo32, double hi32, double lo64, double h
 // is ±1, arcsin/arccos/arctanh keep away from ±1)
 UFX_MATH1(HwyArcsinh, Asinh, asinh, -1.0e18, 1.0e18, -1.0e150, 1.0e150, true)
 UFX_MATH1(HwyArctanh, Atanh, atanh, -0.999, 0.999, -0.999, 0.999, true)
-UFX_MATH1(HwyLog10, Log10, log10, 0.0, 3.0e38, 0.0, 1.0e308, false)
 UFX_MATH1(HwyLog1p, Log1p, log1p, 0.0, 3.0e38, 0.0, 1.0e308, true)
 UFX_MATH1(HwyArcsin, Asin, asin, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(SimdArccos, Acos, acos, -0.999, 0.999, -0.999, 0.999, true)
@@ -430,12 +429,76 @@ UFX_MATH1(HwyArctan, Atan, atan, -3.0e38, 3.0e38, -1.0e308, 1.0e308, true)
 UFX_MATH1(HwySin, Sin, sin, -39000.0, 39000.0, -39000.0, 39000.0, true)
 UFX_MATH1(HwyCos, Cos, cos, -39000.0, 39000.0, -39000.0, 39000.0, true)
 #undef UFX_MATH1
-// log2 by Highway, except at exact powers of two, where libm (and NumPy's
-// tests) give the exponent exactly and Highway's log(x) / ln 2 is an ulp off.
+// ---- float32 log2 and log10 of our own ------------------------------------
+// x = 2^e m from the bits with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact);
+// log_b(1 + f) = f c0 + f^2 Q(f), c0 = 1 / ln b as a float32 pair so the
+// leading product rounds once, inside the last fused multiply-add, and Q of
+// degree 8 by Estrin's scheme (a fit whose error is 2^-26 of the result, in
+// float32 coefficients). No division and no table: Highway's Log2/Log10
+// (log x, then a product) took 0.42 ns per element at 1e5 against NumPy's
+// 0.20. Normal x only (Guarded sends the rest to libm).
+namespace log32 {
+struct Log2Coefficients {
+  static constexpr float kC0Hi = 0x1.715476p+0f, kC0Lo = 0x1.4ae0c0p-26f;
+  static constexpr float kQ[9] = {-0x1.715472p-1f, 0x1.ec70d8p-2f,  -0x1.715992p-2f,
+                                  0x1.276c1cp-2f,  -0x1.eacd76p-3f, 0x1.a5ecfep-3f,
+                                  -0x1.89b2c4p-3f, 0x1.6b1e48p-3f,  -0x1.891b7ap-4f};
+};
+struct Log10Coefficients {
+  static constexpr float kC0Hi = 0x1.bcb7b2p-2f, kC0Lo = -0x1.5b235ep-27f;
+  static constexpr float kQ[9] = {-0x1.bcb7acp-3f, 0x1.287a9ap-3f,  -0x1.bcbdd6p-4f,
+                                  0x1.63b952p-4f,  -0x1.277e1ap-4f, 0x1.fc0c9cp-5f,
+                                  -0x1.da0f5cp-5f, 0x1.b53cecp-5f,  -0x1.d95930p-6f};
+};
+
+// log_b(1 + f) for m = 1 + f, and e, from a normal positive float32 x.
+template <class C, class D, class V>
+HWY_INLINE V Log1pOfMantissa(D d, V x, V& e) {
+  const hn::RebindToSigned<D> di;
+  const auto offset = hn::Set(di, 0x3f3504f3);  // sqrt(1/2)'s bits
+  const auto t = hn::Sub(hn::BitCast(di, x), offset);
+  e = hn::ConvertTo(d, hn::ShiftRight<23>(t));
+  const V f = hn::Sub(hn::BitCast(d, hn::Add(hn::And(t, hn::Set(di, 0x7fffff)), offset)),
+                      hn::Set(d, 1.0f));
+  const V f2 = hn::Mul(f, f), f4 = hn::Mul(f2, f2);
+  const auto c = [d](int k) { return hn::Set(d, C::kQ[k]); };
+  const V p01 = hn::MulAdd(c(1), f, c(0)), p23 = hn::MulAdd(c(3), f, c(2));
+  const V p45 = hn::MulAdd(c(5), f, c(4)), p67 = hn::MulAdd(c(7), f, c(6));
+  const V p03 = hn::MulAdd(p23, f2, p01), p47 = hn::MulAdd(p67, f2, p45);
+  const V q = hn::MulAdd(hn::Mul(c(8), f4), f4, hn::MulAdd(p47, f4, p03));
+  const V tail = hn::MulAdd(f, hn::Set(d, C::kC0Lo), hn::Mul(f2, q));
+  return hn::MulAdd(f, hn::Set(d, C::kC0Hi), tail);
+}
+
+template <class D, class V>
+HWY_INLINE V Log2(D d, V x) {
+  V e;
+  const V r = Log1pOfMantissa<Log2Coefficients>(d, x, e);
+  return hn::Add(e, r);  // (exact powers of two: e + 0, exactly)
+}
+
+template <class D, class V>
+HWY_INLINE V Log10(D d, V x) {
+  V e;
+  const V r = Log1pOfMantissa<Log10Coefficients>(d, x, e);
+  // e log10(2) with log10(2) as a pair: one rounding at the end
+  return hn::MulAdd(e, hn::Set(d, 0x1.344136p-2f),
+                    hn::MulAdd(e, hn::Set(d, -0x1.ec10c0p-27f), r));
+}
+}  // namespace log32
+
+// float32 log2 by log32 (exact at powers of two: e + 0). float64 log2 by
+// Highway, except at exact powers of two, where libm (and NumPy's tests) give
+// the exponent exactly and Highway's log(x) / ln 2 is an ulp off.
 struct SimdLog2 {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
     using T = hn::TFromD<D>;
+    if constexpr (sizeof(T) == 4) {
+      return Guarded(
+          d, MathOk(d, a, 0.0, 3.0e38, 0.0, 0.0, false), a, [d](V v) { return log32::Log2(d, v); },
+          [](T x) { return std::log2(x); });
+    }
     const auto body = [d](V a) {
       using TI = hwy::MakeSigned<T>;
       constexpr int kMant = sizeof(T) == 4 ? 23 : 52;
@@ -857,7 +920,16 @@ struct SimdArccosh {
       }                                                                              \
     }                                                                                \
   };
-UFX_OWN64(SimdLog10, HwyLog10, log64::Log10, log10, 0.0, 1.0e308, false)
+// (float32 log10: log32's, not Highway's)
+struct Log10F32 {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    return Guarded(
+        d, MathOk(d, a, 0.0, 3.0e38, 0.0, 0.0, false), a, [d](V v) { return log32::Log10(d, v); },
+        [](float x) { return std::log10(x); });
+  }
+};
+UFX_OWN64(SimdLog10, Log10F32, log64::Log10, log10, 0.0, 1.0e308, false)
 UFX_OWN64(SimdLog1p, HwyLog1p, log64::Log1pOf, log1p, -0.9999999999999999, 1.0e308, true)
 UFX_OWN64(SimdArcsinh, HwyArcsinh, log64::Asinh, asinh, -1.0e307, 1.0e307, true)
 UFX_OWN64(SimdArctanh, HwyArctanh, log64::Atanh, atanh, -0.9999999999999999, 0.9999999999999999,
