@@ -555,6 +555,35 @@ def test_given_outputs_of_two_output_ufuncs():
     assert_same(got[1], a % b)
 
 
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64, np.float64, np.float32])
+@pytest.mark.parametrize("offset_items", [0, 1, 2, 3])
+def test_outputs_at_every_offset_into_a_cache_line(dtype, offset_items):
+    # The contiguous drivers align their whole-vector stores with a head of a
+    # few lanes; an interleaved complex output whose alignment would need a
+    # head of half an element (complex128 at 8 bytes past 16: aligned for
+    # NumPy) must still get every value right.
+    real = np.dtype(dtype).type(0).real.dtype
+    n = 1000
+    buf = np.zeros(2 * (n + 8), real) if np.dtype(dtype).kind == "c" else np.zeros(n + 16, dtype)
+    step = 2 if np.dtype(dtype).kind == "c" else 1
+    shift = (-buf.ctypes.data // real.itemsize) % 16 + offset_items  # lanes to the next 64 bytes, then more
+    rng = np.random.default_rng(offset_items)
+    x = rng.standard_normal(n).astype(dtype)
+    y = rng.standard_normal(n).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(n).astype(real)
+        y = y + 1j * rng.standard_normal(n).astype(real)
+    for name in ["multiply", "add", "subtract", "square", "conjugate", "negative"]:
+        u, nu = getattr(ux, name), getattr(np, name)
+        out = buf[shift:shift + step * n].view(dtype)
+        args = (x, y) if u.nin == 2 else (x,)
+        assert u(*args, out=out) is out
+        assert_same(out, nu(*args), what=f"{name} at +{out.ctypes.data % 64} bytes")
+        inp = buf[shift:shift + step * n].view(dtype)
+        inp[...] = x
+        assert_same(u(inp, *args[1:]), nu(x, *args[1:]), what=f"{name} input at +{inp.ctypes.data % 64}")
+
+
 def test_given_outputs_the_fast_path_hands_over():
     # Outputs the small-call path does not take still work as NumPy's do:
     # another dtype (cast), non-contiguous, a broadcast shape mismatch, a
