@@ -584,6 +584,24 @@ def test_outputs_at_every_offset_into_a_cache_line(dtype, offset_items):
         assert_same(u(inp, *args[1:]), nu(x, *args[1:]), what=f"{name} input at +{inp.ctypes.data % 64}")
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32])
+@pytest.mark.parametrize("step", [2, 3, 4])
+def test_strided_inputs_from_every_offset(dtype, step):
+    # The strided slot takes a few lanes one by one first so that its group
+    # loads start on a vector boundary: every start offset and length must
+    # give the contiguous result.
+    n = 1000
+    buf = (np.arange(step * (n + 40)) % 97 - 40).astype(dtype)
+    for offset in range(16):
+        for length in (n, n - 1, 4 * 16 + 3):
+            a = buf[offset:offset + step * length:step]
+            b = buf[offset + 1:offset + 1 + step * length:step][:length]
+            assert_same(ux.negative(a), np.negative(a.copy()), what=f"negative +{offset} len {length}")
+            assert_same(ux.add(a, b), np.add(a.copy(), b.copy()), what=f"add +{offset}")
+            c = np.ascontiguousarray(b)
+            assert_same(ux.multiply(c, a), np.multiply(c, a.copy()), what=f"multiply +{offset}")
+
+
 def test_given_outputs_the_fast_path_hands_over():
     # Outputs the small-call path does not take still work as NumPy's do:
     # another dtype (cast), non-contiguous, a broadcast shape mismatch, a
