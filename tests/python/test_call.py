@@ -564,8 +564,8 @@ def test_outputs_at_every_offset_into_a_cache_line(dtype, offset_items):
     # NumPy) must still get every value right.
     real = np.dtype(dtype).type(0).real.dtype
     n = 1000
-    buf = np.zeros(2 * (n + 8), real) if np.dtype(dtype).kind == "c" else np.zeros(n + 16, dtype)
     step = 2 if np.dtype(dtype).kind == "c" else 1
+    buf = np.zeros(step * n + 40, real)  # (room for a shift of up to 15 + 3 lanes)
     shift = (-buf.ctypes.data // real.itemsize) % 16 + offset_items  # lanes to the next 64 bytes, then more
     rng = np.random.default_rng(offset_items)
     x = rng.standard_normal(n).astype(dtype)
