@@ -283,6 +283,9 @@ pyb::object PyUfunc::TryFastCall(const pyb::args& args, PyObject* out) const {
   for (int k = 0; k < nout; ++k) {
     if (ToTypeNum(loop->types[nin + k]) < 0) return {};
   }
+  // A loop that can fail takes given outputs the general way: a failure here
+  // would send the call there again, into outputs this run had written.
+  if (out_given && loop->slots.may_fail) return {};
   pyb::object results[2];
   char* a[4];
   int64_t steps[4];
@@ -361,10 +364,11 @@ PyObject* OnlyOut(PyObject* kwargs) {
                                                                                    : nullptr;
 }
 
-// The type's call slot: the fast path for positional calls, else __call__.
-// The fast path writes nothing but its new result, so when it throws
-// anything but a Python error the general path runs the call again and
-// reports the error through pybind11's translators.
+// The type's call slot: the fast path for positional calls (and out=), else
+// __call__. The fast path writes nothing but its new result or, with given
+// outputs, runs only loops that cannot fail, so when it throws anything but
+// a Python error the general path runs the call again and reports the error
+// through pybind11's translators.
 PyObject* CallSlot(PyObject* self, PyObject* args, PyObject* kwargs) {
   auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
   PyObject* out = nullptr;  // out= as the only keyword

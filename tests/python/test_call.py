@@ -633,6 +633,9 @@ def test_given_outputs_the_fast_path_hands_over():
     assert_same(np.asarray(sub), x + 1)
     got = ux.add(x, 1, out=None)
     assert_same(got, x + 1)
+    # A loop that can fail (integer power) raises NumPy's error with out= too.
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ux.power(np.arange(1, 5), np.array([1, 1, -1, 1]), out=np.empty(4, np.int64))
     swapped = np.zeros(10, dtype=">f8")
     assert ux.add(x, 1, out=swapped) is swapped
     assert_same(swapped.astype(np.float64), x + 1)
