@@ -89,7 +89,7 @@ int Map1(const LoopContext&, char* const* args, const int64_t* dims,
   if (!ba) {
     StoreAll(d, o, n, stream, [&](size_t i) { return op(d, hn::LoadU(d, a + i)); }, part);
   } else {
-    StoreAll(d, o, n, stream, [&](size_t i) { return op(d, hn::Set(d, *a)); }, part);
+    StoreAll(d, o, n, stream, [&](size_t) { return op(d, hn::Set(d, *a)); }, part);
   }
   return 0;
 }
@@ -410,6 +410,18 @@ HWY_INLINE void StoreStrided(D d, hn::VFromD<D> v, T* o, int64_t es, size_t i, s
   for (size_t j = 0; j < count; ++j) o[static_cast<int64_t>(i + j) * es] = buf[j];
 }
 
+// A vector of the strided loops' body to lanes [j, j + N) of o: a plain
+// store where the output is contiguous (a compile-time fact), else lane by
+// lane at step eo.
+template <class D, class T, class Contiguous>
+HWY_INLINE void StoreVector(D d, hn::VFromD<D> v, T* o, int64_t eo, size_t j, Contiguous) {
+  if constexpr (Contiguous::value) {
+    hn::StoreU(v, d, o + j);
+  } else {
+    StoreStrided(d, v, o, eo, j, hn::Lanes(d));
+  }
+}
+
 // Full vectors [start, n - 1) of a strided loop: body(i, contiguous_out)
 // for each, with contiguous_out a compile-time bool. Returns where the tail
 // starts.
@@ -461,11 +473,7 @@ int GMap1(const LoopContext&, char* const* args, const int64_t* dims, const int6
       [&](size_t j, auto contiguous_out) {
         const auto v = op(d, LoadStep(d, qa, ea));
         qa += da;
-        if constexpr (decltype(contiguous_out)::value) {
-          hn::StoreU(v, d, o + j);
-        } else {
-          StoreStrided(d, v, o, eo, j, N);
-        }
+        StoreVector(d, v, o, eo, j, contiguous_out);
       },
       head);
   if (i < n) StoreStrided(d, op(d, LoadStepTail(d, a, ea, i, n - i)), o, eo, i, n - i);
@@ -492,11 +500,7 @@ int GMapToU8_1(const LoopContext&, char* const* args, const int64_t* dims, const
   const size_t i = StridedVectors(n, N, eo == 1, [&](size_t j, auto contiguous_out) {
     const auto v = bytes(LoadStep(d, qa, ea));
     qa += da;
-    if constexpr (decltype(contiguous_out)::value) {
-      hn::StoreU(v, d8, o + j);
-    } else {
-      StoreStrided(d8, v, o, eo, j, N);
-    }
+    StoreVector(d8, v, o, eo, j, contiguous_out);
   });
   if (i < n) StoreStrided(d8, bytes(LoadStepTail(d, a, ea, i, n - i)), o, eo, i, n - i);
   return 0;
@@ -537,13 +541,8 @@ int GMap1To2(const LoopContext&, char* const* args, const int64_t* dims, const i
     hn::VFromD<decltype(d32)> second;
     const auto v = run(LoadStep(d, qa, ea), second);
     qa += da;
-    if constexpr (decltype(contiguous_out)::value) {
-      hn::StoreU(v, d, o + j);
-      hn::StoreU(second, d32, o2 + j);
-    } else {
-      StoreStrided(d, v, o, eo, j, N);
-      StoreStrided(d32, second, o2, eo2, j, N);
-    }
+    StoreVector(d, v, o, eo, j, contiguous_out);
+    StoreVector(d32, second, o2, eo2, j, contiguous_out);
   });
   if (i < n) {
     hn::VFromD<decltype(d32)> second;
@@ -582,11 +581,7 @@ int GMap2(const LoopContext&, char* const* args, const int64_t* dims, const int6
         const auto v = op(d, LoadStep(d, qa, ea), LoadStep(d, qb, eb));
         qa += da;
         qb += db;
-        if constexpr (decltype(contiguous_out)::value) {
-          hn::StoreU(v, d, o + j);
-        } else {
-          StoreStrided(d, v, o, eo, j, N);
-        }
+        StoreVector(d, v, o, eo, j, contiguous_out);
       },
       head);
   if (i < n) {
