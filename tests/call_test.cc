@@ -96,6 +96,35 @@ TEST(Call, OutCastingAndWhere) {
   EXPECT_EQ(out.typed<int64_t>()[2], 7);
 }
 
+TEST(Call, AFailingLoopLeavesGivenOutputsUnchanged) {
+  // Integer power fails at its negative exponent, after writing the
+  // elements before it; the caller's out (and out= of reduce, accumulate,
+  // reduceat) keeps its old values.
+  Array base = Vec<int64_t>(DType::kInt64, {2, 3, 4, 5});
+  Array exps = Vec<int64_t>(DType::kInt64, {1, 2, -1, 3});
+  Array out = Vec<int64_t>(DType::kInt64, {7, 7, 7, 7});
+  const ArrayView ins[] = {base.view(), exps.view()};
+  const ArrayView outs[] = {out.view()};
+  const Ufunc& power = GetUfunc("power");
+  EXPECT_THROW(power.CallInto(ins, outs), ValueError);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out.typed<int64_t>()[i], 7);
+  Array one = Vec<int64_t>(DType::kInt64, {7});
+  ArrayView scalar_out{one.data(), DType::kInt64, {}, {}};
+  EXPECT_THROW(power.ReduceInto(exps.view(), scalar_out, ReduceOptions{}), ValueError);
+  EXPECT_EQ(one.typed<int64_t>()[0], 7);
+  EXPECT_THROW(power.AccumulateInto(exps.view(), out.view()), ValueError);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out.typed<int64_t>()[i], 7);
+  const int64_t starts[] = {0, 2};
+  ArrayView pair{out.data(), DType::kInt64, {2}, {8}};
+  Array segments = Vec<int64_t>(DType::kInt64, {2, -1, 3, 1});
+  EXPECT_THROW(power.ReduceatInto(segments.view(), starts, pair), ValueError);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out.typed<int64_t>()[i], 7);
+  exps.typed<int64_t>()[2] = 0;
+  power.CallInto(ins, outs);
+  EXPECT_EQ(out.typed<int64_t>()[1], 9);
+  EXPECT_EQ(out.typed<int64_t>()[2], 1);
+}
+
 TEST(Call, OverlapIsCopiedFirst) {
   Array a(DType::kFloat64, {10});
   std::iota(a.typed<double>(), a.typed<double>() + 10, 0.0);

@@ -531,6 +531,28 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
 
 void Ufunc::Run(const PreparedCall& call, std::span<const ArrayView> outputs,
                 const CallOptions& opt) const {
+  // A loop that can fail part-way (integer power of a negative exponent)
+  // writes the caller's outputs through copies, copied back only when the
+  // whole call succeeded: a failed call leaves them as they were.
+  if (call.plan.loop->slots.may_fail) {
+    std::vector<std::pair<size_t, Array>> copies;
+    std::vector<ArrayView> staged(outputs.begin(), outputs.end());
+    for (size_t o = 0; o < staged.size(); ++o) {
+      if (call.new_outputs[o] || staged[o].size() == 0) continue;
+      copies.emplace_back(o, Array::CopyOf(staged[o]));
+      staged[o] = copies.back().second.view();
+    }
+    if (!copies.empty()) {
+      RunStaged(call, staged, opt);
+      for (const auto& [o, copy] : copies) CopyInto(outputs[o], copy.view());
+      return;
+    }
+  }
+  RunStaged(call, outputs, opt);
+}
+
+void Ufunc::RunStaged(const PreparedCall& call, std::span<const ArrayView> outputs,
+                      const CallOptions& opt) const {
   if (call.squeeze.empty()) return Execute(call.plan, call.inputs, outputs, opt);
   std::vector<ArrayView> loop_views;
   for (size_t o = 0; o < outputs.size(); ++o) {

@@ -137,7 +137,8 @@ const Loop& ResolveReduceLoop(const Ufunc& u, const char* method, DType in,
 // Accumulate and reduceat run on the operand in the loop's type, into out
 // itself when it has that type and the loop may write it (no overlap, or
 // exactly in place when `inplace_ok`), else into a new array copied into
-// out at the end.
+// out at the end. A loop that can fail part-way always writes a new array,
+// so that a failed call leaves out as it was.
 struct LoopOperands {
   ArrayView in, res;
   Array in_copy, res_own;
@@ -153,7 +154,7 @@ LoopOperands InLoopType(const Loop& loop, const ArrayView& a, const ArrayView& o
     CopyInto(p.in_copy.view(), a);
     p.in = p.in_copy.view();
   }
-  if (out.dtype == t &&
+  if (out.dtype == t && !loop.slots.may_fail &&
       (!MayShareMemory(out, p.in) || (inplace_ok && internal::SameLayout(out, p.in)))) {
     p.res = out;
   } else {
@@ -276,12 +277,14 @@ void Ufunc::RunReduce(const ReducePlan& plan, const ArrayView& a, const ArrayVie
     throw ValueError("initial must be a single value");
   }
 
-  // The accumulator: out itself when it has the loop's type and does not
-  // overlap the operand, else a fresh array copied into out at the end.
+  // The accumulator: out itself when it does not overlap the operand and
+  // the loop cannot fail part-way, else a fresh array copied into out at
+  // the end (so a failed call leaves out as it was).
   const DType t = loop.types[0];
   Array own;
   ArrayView r;
-  if (!MayShareMemory(*out, a) && !(where && MayShareMemory(*out, *where))) {
+  if (!loop.slots.may_fail && !MayShareMemory(*out, a) &&
+      !(where && MayShareMemory(*out, *where))) {
     r = *out;
   } else {
     own = Array(out->dtype, rshape);

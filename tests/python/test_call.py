@@ -693,6 +693,64 @@ def test_large_call_reports_a_failing_piece():
         np.power(base, exp)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64])
+def test_a_failing_loop_leaves_given_outputs_unchanged(dtype):
+    # Integer power fails part-way on a negative exponent. NumPy keeps what
+    # the loop wrote before the failure; ufuncx's rule is that a failed call
+    # loses nothing, so every method leaves out= (and in-place operands) as
+    # they were, small, large (split over threads) and masked calls alike.
+    for n in (7, 1 << 18):
+        base = (np.arange(n) % 5 + 1).astype(dtype)
+        exp = (np.arange(n) % 3).astype(dtype)
+        exp[n // 2 + 1] = -1
+        cases = [
+            lambda o: ux.power(base, exp, out=o),
+            lambda o: ux.power(base, exp, out=(o,)),
+            lambda o: ux.power(base, exp, o),
+            lambda o: ux.power(base, exp, out=o, where=np.arange(n) % 2 == 0),
+            lambda o: ux.power(base[::-1], exp, out=o),
+        ]
+        for call in cases:
+            out = np.full(n, 42, dtype)
+            with pytest.raises(ValueError, match="negative integer powers"):
+                call(out)
+            assert (out == 42).all()
+        strided = np.full(2 * n, 42, dtype)
+        with pytest.raises(ValueError, match="negative integer powers"):
+            ux.power(base, exp, out=strided[::2])
+        assert (strided == 42).all()
+        inplace = base.copy()
+        with pytest.raises(ValueError, match="negative integer powers"):
+            ux.power(inplace, exp, out=inplace)
+        assert_same(inplace, base)
+    a = np.array([2, -1, 3, 1], dtype)
+    for method, args, shape in [("reduce", (a,), ()), ("accumulate", (a,), (4,)),
+                                ("reduceat", (a, [0, 2]), (2,))]:
+        out = np.full(shape, 9, dtype)
+        with pytest.raises(ValueError, match="negative integer powers"):
+            getattr(ux.power, method)(*args, out=out)
+        assert (out == 9).all(), method
+    inplace = a.copy()
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ux.power.accumulate(inplace, out=inplace)
+    assert_same(inplace, a)
+    out = np.full((2, 2), 9, dtype)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ux.power.outer(np.array([2, 3], dtype), np.array([1, -1], dtype), out=out)
+    assert (out == 9).all()
+    # The same calls that succeed still write their outputs.
+    out = np.zeros(4, dtype)
+    ux.power(a, np.array([1, 2, 0, 3], dtype), out=out)
+    assert_same(out, np.power(a, np.array([1, 2, 0, 3], dtype)))
+    out = np.zeros(4, dtype)
+    ux.power.accumulate(np.array([2, 1, 3, 1], dtype), out=out)
+    assert_same(out, np.power.accumulate(np.array([2, 1, 3, 1], dtype)))
+    masked = np.full(4, 7, dtype)
+    where = np.array([True, False, True, False])
+    ux.power(a, np.array([1, 2, 0, 3], dtype), out=masked, where=where)
+    assert_same(masked, np.array([2, 7, 1, 7], dtype))
+
+
 def test_large_results_reuse_freed_blocks_without_aliasing():
     # Results of 4 MiB and more come from a handler that keeps the last
     # freed large blocks for reuse (their pages are already mapped). A reused

@@ -355,6 +355,9 @@ class Ufunc {
   void CheckBinaryMethod(const char* method) const;
 
  private:
+  // Run's work once the outputs it writes are settled.
+  void RunStaged(const PreparedCall& call, std::span<const ArrayView> outputs,
+                 const CallOptions& options) const;
   PreparedCall PrepareFrom(std::span<const CallInput> inputs, CallInput* movable,
                            std::span<const ArrayView* const> outputs,
                            const CallOptions& options) const;
