@@ -18,6 +18,13 @@
 namespace ufuncx::internal {
 namespace {
 
+// Updates per batch of the element plan (8 KiB of offsets, in L1). The
+// slot prefetches destinations 32 updates ahead within a batch, so longer
+// batches leave fewer of their updates unprefetched: int32 indices, 1.56e6
+// random float64 updates into a 100 MB target on one thread, 11 ns per
+// update in batches of 256, 7.7-8.1 in 1024, 8.6-9.6 in 2048.
+constexpr int64_t kElementBatch = 1024;
+
 // Batches of (operand byte offset, update pointer) for the indexed slot:
 // one batch holds updates at a fixed stride, so a batch ends when it is
 // full or when the stride breaks. Replacing copies the bytes instead.
@@ -34,7 +41,7 @@ class ElementBatch {
     }
     if (count_ == 0) first_ = upd;
     offs_[count_++] = off;
-    if (count_ == kChunk) Flush();
+    if (count_ == kElementBatch) Flush();
   }
 
   // A whole batch at once: offsets()[0, count), updates at first + j * ustep.
@@ -79,7 +86,7 @@ class ElementBatch {
   const PlanInputs& in_;
   const ArrayView& op_;
   const size_t item_;
-  int64_t offs_[kChunk];
+  int64_t offs_[kElementBatch];
   int64_t count_ = 0;
   char* first_ = nullptr;
   int64_t ustep_ = 0;
@@ -352,8 +359,8 @@ int64_t ElementFromColumn(const PlanInputs& in) {
     // 0.10-0.13 s), else as byte offsets.
     const bool raw = r.combiner != nullptr;
     int64_t* offs = batch.offsets();
-    for (int64_t start = 0; start < n; start += kChunk) {
-      const int64_t m = std::min(kChunk, n - start);
+    for (int64_t start = 0; start < n; start += kElementBatch) {
+      const int64_t m = std::min(kElementBatch, n - start);
       int64_t lost = 0;  // (after the check pass: only a racing writer)
       for (int64_t j = 0; j < m; ++j) {
         const int64_t v = col.Land(start + j);
