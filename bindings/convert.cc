@@ -288,6 +288,14 @@ pyb::object NewArray(DType t, const Shape& shape, const std::vector<int>& inner_
   return pyb::reinterpret_steal<pyb::object>(a);
 }
 
+pyb::object NewLike(PyArrayObject* a) {
+  PyObject* made = Allocate(static_cast<size_t>(PyArray_NBYTES(a)), [&] {
+    return PyArray_NewLikeArray(a, NPY_CORDER, nullptr, 0);
+  });
+  if (!made) ThrowPy();
+  return pyb::reinterpret_steal<pyb::object>(made);
+}
+
 pyb::object CopyC(pyb::handle obj) {
   PyArrayObject* src = reinterpret_cast<PyArrayObject*>(PyArray_FROM_O(obj.ptr()));
   if (!src) ThrowPy();

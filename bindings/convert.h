@@ -54,6 +54,9 @@ pyb::object NewArray(DType t, int nd, const npy_intp* dims);
 
 // A new ndarray of `shape` whose axes lie in memory in `inner_first` order.
 pyb::object NewArray(DType t, const Shape& shape, const std::vector<int>& inner_first);
+// A new C-ordered ndarray of a's shape and dtype (any dtype NumPy has),
+// 64-byte aligned when large. Its values are not set.
+pyb::object NewLike(PyArrayObject* a);
 // A C-ordered copy of any array-like (np.array(obj, copy=True, order="C")),
 // 64-byte aligned when large.
 pyb::object CopyC(pyb::handle obj);

@@ -175,12 +175,11 @@ pyb::tuple PartitionPointsPy(pyb::handle coords_obj, pyb::list dims_obj, bool lo
         !PyArray_IS_C_CONTIGUOUS(a) || PyDataType_REFCHK(PyArray_DESCR(a))) {
       throw TypeError("rows must be C-contiguous arrays of plain values with one row per point");
     }
-    PyObject* out = PyArray_NewLikeArray(a, NPY_CORDER, nullptr, 0);
-    if (!out) throw pyb::error_already_set();
-    moved.append(pyb::reinterpret_steal<pyb::object>(out));
+    pyb::object out = NewLike(a);
     rows.push_back({static_cast<const char*>(PyArray_DATA(a)),
                     n ? static_cast<int64_t>(PyArray_NBYTES(a)) / n : 0,
-                    static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out)))});
+                    static_cast<char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out.ptr())))});
+    moved.append(std::move(out));
   }
   PointBlocks blocks;
   {

@@ -531,3 +531,50 @@ def test_workers_run_ufuncx_single_threaded(client):
     # dask's workers set OMP_NUM_THREADS=1; ufuncx takes it as its thread
     # cap, so one task uses one core.
     assert set(client.run(ux.get_num_threads).values()) == {1}
+
+
+def test_each_destination_block_stays_on_one_worker(client, rng):
+    # The chain of a destination block writes one buffer in place, step
+    # after step: a scheduler plugin keeps every step of a block on one
+    # worker and deals the blocks out over both, so no block travels
+    # between steps (dask's own placement moved whole blocks to the less
+    # busy worker, and crowded them onto one).
+    n = 40_000
+    t0 = rng.random(n)
+    idx = rng.integers(-n, n, 8 * n)
+    v = rng.random(8 * n)
+    want = t0.copy()
+    np.add.at(want, idx, v)
+    t = da.from_array(t0, chunks=n // 8)
+    ux.add.at(t, da.from_array(idx, chunks=n), da.from_array(v, chunks=n))
+    assert client.run_on_scheduler(
+        lambda dask_scheduler: "ufuncx-chain-placement" in dask_scheduler.plugins)
+    with distributed.get_task_stream(client) as ts:
+        got = t.compute()
+    same(got, want)
+    where = {}
+    for task in ts.data:
+        key = task["key"]
+        if isinstance(key, tuple) and key[0].startswith("ufuncx-scatter-") and \
+                key[0].count("-") == 2:
+            where.setdefault(key[1], set()).add(task["worker"])
+    assert sorted(where) == list(range(8))
+    assert all(len(w) == 1 for w in where.values()), where
+    workers = [next(iter(w)) for _, w in sorted(where.items())]
+    assert len(set(workers)) == 2
+    assert workers == sorted(workers)  # contiguous runs of blocks per worker
+
+
+def test_chain_placement_without_running_workers_places_nothing():
+    from ufuncx.dask import ChainPlacement
+
+    class Task:
+        state, worker_restrictions, loose_restrictions = "released", None, False
+
+    class Scheduler:
+        running = set()
+        workers = {}
+        tasks = {("ufuncx-scatter-abc", 0, 0): Task()}
+
+    ChainPlacement().update_graph(Scheduler(), tasks=list(Scheduler.tasks))
+    assert Scheduler.tasks[("ufuncx-scatter-abc", 0, 0)].worker_restrictions is None
