@@ -600,7 +600,8 @@ def _chain_block(key):
 try:
     from distributed.diagnostics.plugin import SchedulerPlugin as _SchedulerPlugin
 except ImportError:  # dask without distributed: no placement to do
-    _SchedulerPlugin = object
+    class _SchedulerPlugin:  # type: ignore[no-redef]
+        pass
 
 
 class ChainPlacement(_SchedulerPlugin):
@@ -633,7 +634,7 @@ class ChainPlacement(_SchedulerPlugin):
                         ts.loose_restrictions = True
 
 
-_placement_registered = set()
+_placement_registered: set[object] = set()
 
 
 def _place_chains():
