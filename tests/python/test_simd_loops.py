@@ -120,6 +120,43 @@ def test_complex_loops_match_numpy(name):
     assert np.array_equal(f(*strided), g(*strided))
 
 
+@pytest.mark.parametrize("name", ["less", "less_equal", "greater", "greater_equal", "equal",
+                                  "not_equal", "isnan", "isinf", "isfinite"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_predicates_match_numpy(name, dtype):
+    # The lexicographic order with NumPy's NaN rule (x < y when the real
+    # parts compare so and neither imaginary part is NaN, or when the real
+    # parts are equal and the imaginary ones compare so): every pair of
+    # parts from a set of specials, equal real parts included, then random
+    # values; every length through two vectors, broadcast operands, and
+    # outputs at odd offsets.
+    parts = [0.0, -0.0, 1.0, -1.0, 2.5, np.inf, -np.inf, np.nan, 1e-310]
+    values = np.array([complex(r, i) for r in parts for i in parts], dtype)
+    f, g = getattr(ux, name), getattr(np, name)
+    binary = g.nin == 2
+    with np.errstate(all="ignore"):
+        if binary:
+            a, b = np.repeat(values, values.size), np.tile(values, values.size)
+            assert np.array_equal(f(a, b), g(a, b))
+            for n in range(40):
+                assert np.array_equal(f(a[:n], b[:n]), g(a[:n], b[:n])), n
+                assert np.array_equal(f(a[:n], b[5]), g(a[:n], b[5])), n
+                assert np.array_equal(f(a[3], b[:n]), g(a[3], b[:n])), n
+            out = np.zeros(a.size + 1, bool)[1:]
+            f(a, b, out=out)
+            assert np.array_equal(out, g(a, b))
+        else:
+            for n in range(40):
+                assert np.array_equal(f(values[:n]), g(values[:n])), n
+            assert np.array_equal(f(values), g(values))
+        rng = np.random.default_rng(7)
+        r = (rng.integers(-2, 3, (2, 1003)) + 1j * rng.integers(-2, 3, (2, 1003))).astype(dtype)
+        args = (r[0], r[1]) if binary else (r[0],)
+        assert np.array_equal(f(*args), g(*args))
+        strided = tuple(x[::3] for x in args)
+        assert np.array_equal(f(*strided), g(*strided))
+
+
 STRIDED_CASES = [(name, dtype) for name in ["sqrt", "add", "maximum", "isnan", "less", "square",
                                              "rint", "bitwise_and"]
                  for dtype in ["float32", "float64", "int32", "int64", "uint32"]

@@ -110,7 +110,8 @@ class LoopRecord:
         if any(c != t for c in self.ins):
             return False
         if self.complex():
-            return self.outs == t or (self.entry.nin == 1 and self.outs == REAL_OF[t])
+            return (self.outs in (t, "?") or
+                    (self.entry.nin == 1 and self.outs == REAL_OF[t]))
         if self.entry.nin == 1 and self.outs == "B" and t in "iIlL":
             return True  # a count per element (bitwise_count): GMapToU8_1
         return all(c == t for c in self.outs) or self.outs == "?"
@@ -119,7 +120,8 @@ class LoopRecord:
         if self.bf16:
             return f"MapBf16_{self.entry.nin}<s::{self.simd}>"
         if self.complex():
-            kind = "CMapReal" if self.outs != self.ins[0] else "CMap"
+            kind = ("CPred" if self.outs == "?" else
+                    "CMapReal" if self.outs != self.ins[0] else "CMap")
             return f"{kind}{self.entry.nin}<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
         if self.outs == "B" and self.ins[0] != "B":
             # (the strided drivers: their plain-load case is the contiguous slot)

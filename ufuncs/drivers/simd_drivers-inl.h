@@ -986,6 +986,83 @@ int Pred2(const LoopContext&, char* const* args, const int64_t* dims,
   return 0;
 }
 
+// Complex predicates, (C) -> bool and (C, C) -> bool, on interleaved pairs:
+// the op's mask holds each pair's result in its even (real) lane; two
+// vectors of pairs give one mask of N values (their even lanes, in order),
+// stored as Pred's masks are, packed into whole byte vectors where they fill
+// one. complex128 less at 1e3 ran the scalar loop at 1.65x NumPy's time.
+#if HWY_TARGET != HWY_SCALAR
+template <class D, class M>
+HWY_INLINE M EvenLanes(D d, M lo, M hi) {
+  return hn::MaskFromVec(hn::ConcatEven(d, hn::VecFromMask(d, hi), hn::VecFromMask(d, lo)));
+}
+
+// The mask of values [j, j + N) (lanes 2j on) of a complex predicate of
+// nin inputs, and of the last count < N values.
+template <class Op, int kNin, class D, class R = hn::TFromD<D>>
+struct ComplexMasks {
+  D d;
+  Op op;
+  const R* in[kNin];
+  bool bcast[kNin];
+
+  HWY_INLINE auto Apply(size_t lane, size_t count) const {
+    const size_t N = hn::Lanes(d);
+    auto load = [&](int k) {
+      return count >= N ? LoadPairs(d, in[k], bcast[k], lane)
+                        : LoadPairsTail(d, in[k], bcast[k], lane, count);
+    };
+    if constexpr (kNin == 1) {
+      return op(d, load(0));
+    } else {
+      return op(d, load(0), load(1));
+    }
+  }
+  HWY_INLINE auto Full(size_t j) const {
+    const size_t N = hn::Lanes(d);
+    return EvenLanes(d, Apply(2 * j, N), Apply(2 * j + N, N));
+  }
+  HWY_INLINE auto Tail(size_t j, size_t count) const {
+    const size_t N = hn::Lanes(d), lanes = 2 * count;
+    const auto lo = Apply(2 * j, std::min(lanes, N));
+    return EvenLanes(d, lo, lanes > N ? Apply(2 * j + N, lanes - N) : lo);
+  }
+};
+#endif
+
+template <class Op, class R, int kNin>
+int CPred(const LoopContext&, char* const* args, const int64_t* dims, const int64_t* steps,
+          void*) noexcept {
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (ComplexUsable<Op>()) {
+    const hn::ScalableTag<R> d;
+    const size_t N = hn::Lanes(d), n = static_cast<size_t>(dims[0]);
+    uint8_t* o = reinterpret_cast<uint8_t*>(args[kNin]);
+    ComplexMasks<Op, kNin, decltype(d)> masks{d, Op(), {}, {}};
+    for (int k = 0; k < kNin; ++k) {
+      masks.in[k] = reinterpret_cast<const R*>(args[k]);
+      masks.bcast[k] = steps[k] == 0;
+    }
+    size_t i = PackedPredicates(d, n, o, [&](size_t j) { return masks.Full(j); });
+    for (; i + N <= n; i += N) MaskToBytes(d, masks.Full(i), o + i);
+    if (i < n) MaskToBytesTail(d, masks.Tail(i, n - i), o + i, n - i);
+  }
+#else
+  (void)args, (void)dims, (void)steps;
+#endif
+  return 0;
+}
+template <class Op, class R>
+int CPred1(const LoopContext& ctx, char* const* args, const int64_t* dims, const int64_t* steps,
+           void* aux) noexcept {
+  return CPred<Op, R, 1>(ctx, args, dims, steps, aux);
+}
+template <class Op, class R>
+int CPred2(const LoopContext& ctx, char* const* args, const int64_t* dims, const int64_t* steps,
+           void* aux) noexcept {
+  return CPred<Op, R, 2>(ctx, args, dims, steps, aux);
+}
+
 // Reduce slot of the logical ufuncs on bools ('??->?'): the op gives a mask
 // (nonzero bytes are true), accumulators hold 0/1 bytes. Logical and, or
 // and xor are associative and commutative, so lanes may combine in any

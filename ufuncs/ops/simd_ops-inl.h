@@ -195,11 +195,64 @@ struct CAbsolute {
     return hn::IfThenElse(inf, hn::Set(d, std::numeric_limits<T>::infinity()), r);
   }
 };
+// Complex predicates: a mask whose even (real) lanes hold each pair's
+// result (the CPred drivers keep those lanes). ImagAtReal moves each
+// pair's imaginary-lane mask onto its real lane.
+template <class D, class M>
+HWY_INLINE M ImagAtReal(D d, M m) {
+  return hn::MaskFromVec(hn::DupOdd(hn::VecFromMask(d, m)));
+}
+// NumPy's lexicographic order: x < y when xr < yr and neither imaginary
+// part is NaN, or when xr == yr and xi < yi (so `real` is the strict
+// comparison of the real parts, `imag` the comparison of the imaginary
+// parts, strict or not).
+template <class D, class V, class M>
+HWY_INLINE M Lexicographic(D d, V a, V b, M real, M imag) {
+  const M nan_imag = ImagAtReal(d, hn::Or(hn::IsNaN(a), hn::IsNaN(b)));
+  return hn::Or(hn::AndNot(nan_imag, real), hn::And(hn::Eq(a, b), ImagAtReal(d, imag)));
+}
+struct CLess {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a, V b) const {
+    return Lexicographic(d, a, b, hn::Lt(a, b), hn::Lt(a, b));
+  }
+};
+struct CLessEqual {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a, V b) const {
+    return Lexicographic(d, a, b, hn::Lt(a, b), AnyLe(a, b));
+  }
+};
+struct CGreater {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a, V b) const { return CLess()(d, b, a); }
+};
+struct CGreaterEqual {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a, V b) const { return CLessEqual()(d, b, a); }
+};
+struct CEqual {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a, V b) const {
+    const auto eq = hn::Eq(a, b);
+    return hn::And(eq, ImagAtReal(d, eq));
+  }
+};
+struct CNotEqual {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a, V b) const { return hn::Not(CEqual()(d, a, b)); }
+};
 #else
 struct CMultiply {
   template <class D, class V>
   V operator()(D, V a, V) const { return a; }
 };
+using CLess = CMultiply;
+using CLessEqual = CMultiply;
+using CGreater = CMultiply;
+using CGreaterEqual = CMultiply;
+using CEqual = CMultiply;
+using CNotEqual = CMultiply;
 struct CSquare {
   template <class D, class V>
   V operator()(D, V a) const { return a; }
@@ -1853,6 +1906,35 @@ HWY_INLINE auto BitsAreNaN(D d, V a) {
 UFX_PRED1(Isnan, BitsAreNaN(d, a))
 UFX_PRED1(Isinf, hn::IsInf(a))
 UFX_PRED1(Isfinite, hn::IsFinite(a))
+// Complex isnan and isinf: of either part; isfinite: of both (a mask in
+// each pair's real lane, as the complex comparisons give).
+#if HWY_TARGET != HWY_SCALAR
+struct CIsnan {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a) const {
+    const auto m = BitsAreNaN(d, a);
+    return hn::Or(m, ImagAtReal(d, m));
+  }
+};
+struct CIsinf {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a) const {
+    const auto m = hn::IsInf(a);
+    return hn::Or(m, ImagAtReal(d, m));
+  }
+};
+struct CIsfinite {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a) const {
+    const auto m = hn::IsFinite(a);
+    return hn::And(m, ImagAtReal(d, m));
+  }
+};
+#else
+using CIsnan = CSquare;
+using CIsinf = CSquare;
+using CIsfinite = CSquare;
+#endif
 UFX_PRED1(Signbit, hn::RebindMask(d, hn::Lt(hn::BitCast(hn::RebindToSigned<D>(), a),
                                              hn::Zero(hn::RebindToSigned<D>()))))
 // isnan and isinf of integers and bool are false, isfinite true: constants,
