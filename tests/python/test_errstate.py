@@ -46,6 +46,15 @@ CASES = [
     ("NaNs pass quietly", lambda m: m.floor_divide(np.array([np.nan] * 19), 1.0)),
     ("exp of NaN", lambda m: m.exp(np.array([np.nan] * 19))),
     ("log of NaN", lambda m: m.log(np.array([np.nan] * 19))),
+    ("float16 spacing of the largest half", lambda m: m.spacing(np.array([65504.0], np.float16))),
+    ("float16 spacing of inf and NaN",
+     lambda m: m.spacing(np.array([np.inf, -np.inf, np.nan, 1.0], np.float16))),
+    ("float16 nextafter to inf",
+     lambda m: m.nextafter(np.array([65504.0, -65504.0, np.inf], np.float16),
+                           np.array([np.inf, -np.inf, np.inf], np.float16))),
+    ("float16 nextafter within range",
+     lambda m: m.nextafter(np.array([1.0, 0.0, -6e-8], np.float16), np.float16(np.inf))),
+    ("complex isnan", lambda m: m.isnan(np.array([complex(np.nan, 1), complex(1, np.inf)] * 9))),
 ]
 
 

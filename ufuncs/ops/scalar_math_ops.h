@@ -320,12 +320,19 @@ struct Spacing {
   static T Call(T a) {
     if constexpr (std::is_same_v<T, float16>) {
       // NumPy's npy_half_spacing: for a negative power of two it returns the
-      // (positive) gap below, otherwise the gap above |a|.
+      // (positive) gap below, otherwise the gap above |a|; with its flags
+      // (invalid for inf and NaN, overflow for the largest half).
       const uint16_t h = HalfBits(a);
       const uint16_t e = h & 0x7c00u, sig = h & 0x03ffu;
       uint16_t r;
-      if (e == 0x7c00u) return HalfFromBits(0x7e00u);
-      if (h == 0x7bffu) return HalfFromBits(0x7c00u);
+      if (e == 0x7c00u) {
+        std::feraiseexcept(FE_INVALID);
+        return HalfFromBits(0x7e00u);
+      }
+      if (h == 0x7bffu) {
+        RaiseOverflow();
+        return HalfFromBits(0x7c00u);
+      }
       if ((h & 0x8000u) && sig == 0) {
         if (e > 0x2c00u) r = static_cast<uint16_t>(e - 0x2c00u);
         else if (e > 0x0400u) r = static_cast<uint16_t>(1u << ((e >> 10) - 2));
@@ -385,7 +392,11 @@ struct Nextafter {
       } else {
         toward_zero = !(hy & 0x8000u) || (hx & 0x7fffu) > (hy & 0x7fffu);
       }
-      return HalfFromBits(static_cast<uint16_t>(toward_zero ? hx - 1 : hx + 1));
+      const uint16_t r = static_cast<uint16_t>(toward_zero ? hx - 1 : hx + 1);
+      // (NumPy's npy_half_nextafter flags overflow when a finite x steps
+      // to infinity)
+      if ((r & 0x7fffu) == 0x7c00u && (hx & 0x7c00u) != 0x7c00u) RaiseOverflow();
+      return HalfFromBits(r);
     } else if constexpr (kIsMlFloat<T>) {
       return MlNextafter(x, y);
     } else {
