@@ -454,8 +454,8 @@ def _most_alive(collection, group_of):
 def test_at_keeps_the_larger_side_out_of_memory_in_dasks_order():
     # A partition (a copy of one point chunk, split by block) lives from its
     # task until the last block took its piece. When the points outweigh the
-    # target, at most two partitions are alive at once in the order dask
-    # runs the graph, not one per point chunk.
+    # target, one partition is alive at a time in the order dask runs the
+    # graph (_PARTITIONS_AHEAD), not one per point chunk.
     def partition_life(key):
         if key[0].startswith("ufuncx-partition-"):
             return key[1]
@@ -465,7 +465,7 @@ def test_at_keeps_the_larger_side_out_of_memory_in_dasks_order():
     idx = np.arange(8000) % 997
     t = da.zeros(997, chunks=170)
     ux.add.at(t, da.from_array(idx, chunks=1000), da.ones(8000, chunks=1000))
-    assert _most_alive(t, partition_life) == (8, 2)
+    assert _most_alive(t, partition_life) == (8, 1)
     same(t.compute(scheduler="sync"), np.bincount(idx).astype(float))
 
     # A target that outweighs the points keeps dask's own order (one block's
