@@ -578,8 +578,11 @@ def _partitioned(operands, coords, updates, spec_args, local):
 # add.at on two workers, and the blocks often crowded onto one worker). Layer
 # annotations cannot say otherwise (dask.array's low-level fusion drops
 # them), so, as dask's own P2P shuffle does, a scheduler plugin places the
-# chains: the blocks of one scatter are dealt out in contiguous runs over
-# the running workers, and every step of a block's chain, and the block's
+# chains: the blocks of one scatter are dealt out in turn over the running
+# workers (in turn, not in runs: dask's own order, kept when the target
+# outweighs the points, runs block after block, and runs would leave one
+# worker idle for half of it), and every step of a block's chain, and the
+# block's
 # result, is restricted loosely to its worker (loose: should that worker
 # leave, the step runs anywhere). The partitions are left to the scheduler,
 # which runs each where its points are.
@@ -627,9 +630,8 @@ class ChainPlacement(_SchedulerPlugin):
         if not workers:
             return
         for blocks in chains.values():
-            order = sorted(blocks)
-            for i, block in enumerate(order):
-                address = workers[i * len(workers) // len(order)]
+            for i, block in enumerate(sorted(blocks)):
+                address = workers[i % len(workers)]
                 for key in blocks[block]:
                     ts = scheduler.tasks.get(key)
                     if ts is not None and ts.state in ("released", "waiting"):
