@@ -549,6 +549,42 @@ TEST(Scatter, ClipIntoZeroSizeDimWritesNothing) {
 namespace ufuncx {
 namespace {
 
+TEST(FrontEnds, SmallAtCallsEqualThePlanners) {
+  // At's small-call path (up to 256 indices) against the planner's element
+  // plan on the same update sequence split in two calls of 257 (planner)
+  // and one of 256 (small path): int32 indices with repeats and negatives.
+  std::mt19937 gen(7);
+  std::uniform_int_distribution<int> pick(-50, 49);
+  Array idx(DType::kInt32, {256});
+  Array upd(DType::kFloat64, {256});
+  for (int i = 0; i < 256; ++i) {
+    idx.typed<int32_t>()[i] = pick(gen);
+    upd.typed<double>()[i] = 0.1 * pick(gen);
+  }
+  Array small = Array::Zeros(DType::kFloat64, {50});
+  const ArrayView ix[] = {idx.view()};
+  At(GetUfunc("add"), small.view(), ix, &upd.view());
+  Array planned = Array::Zeros(DType::kFloat64, {50});
+  ScatterRequest r;
+  r.operands = {planned.view()};
+  ArrayView column = idx.view();
+  column.shape = {256, 1};
+  column.strides = {4, 4};
+  r.indices = column;
+  r.updates = {upd.view()};
+  r.dims.inserted_window_dims = {0};
+  r.dims.scatter_dims_to_operand_dims = {0};
+  r.dims.index_vector_dim = 1;
+  r.combiner = &GetUfunc("add");
+  r.bounds = Bounds::kWrapThenRaise;
+  Scatter(r);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(small.typed<double>()[i], planned.typed<double>()[i]) << i;
+  idx.typed<int32_t>()[255] = 50;  // the last index out of bounds: nothing written
+  Array before = Array::CopyOf(small.view());
+  EXPECT_THROW(At(GetUfunc("add"), small.view(), ix, &upd.view()), IndexError);
+  EXPECT_EQ(std::memcmp(before.data(), small.data(), 50 * sizeof(double)), 0);
+}
+
 TEST(FrontEnds, AtTorchlikeAsctile) {
   // add.at(a, [0, 2, 2, -1], 1.5)
   Array a = Array::Zeros(DType::kFloat64, {4});

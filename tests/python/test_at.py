@@ -475,3 +475,91 @@ def test_split_of_a_cache_sized_target_with_a_bad_index_changes_nothing(where, b
         with pytest.raises(IndexError, match=f"index {value} is out of bounds for axis 0 with size {size}"):
             ux.add.at(a, idx, vals)
     assert_same(a, before)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "minimum", "fmax",
+                                  "bitwise_or", "logical_and", "power", "true_divide"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int32", "int8", "bool",
+                                   "complex128", "float16"])
+def test_small_calls_match_numpy(name, dtype, rng):
+    # The smallest calls (one 1-D index array, up to 256 indices) take a
+    # path of their own before the planner builds a request: NumPy's
+    # results for every index form and update shape, with repeats,
+    # negatives, int32 indices, Python numbers, strided and 0-d updates,
+    # strided and unaligned targets (which go to the planner).
+    nf, uf = getattr(np, name), getattr(ux, name)
+    dt = np.dtype(dtype)
+    try:
+        nf.at(np.zeros(1, dt), [0], np.ones(1, dt))
+    except TypeError:
+        pytest.skip(f"NumPy has no {name} loop for {dtype}")
+
+    def values(n):
+        v = rng.integers(1, 4, n) if dt.kind in "iub" else rng.standard_normal(n) * 3
+        return v.astype(dt)
+
+    for n in (0, 1, 3, 17, 256, 257, 600):
+        idx = rng.integers(-20, 20, n)
+        for form in (idx, idx.astype(np.int32), list(idx), idx[::-1]):
+            for b in (values(n), values(2 * n)[::2], values(1), values(1).reshape(()),
+                      1 if dt.kind != "b" else True):
+                want = values(20)
+                got = want.copy()
+                with np.errstate(all="ignore"):
+                    nf.at(want, form, b)
+                    uf.at(got, form, b)
+                assert_same(got, want)
+
+
+def test_small_calls_check_every_index_first(rng):
+    # An index out of bounds anywhere raises NumPy's IndexError before any
+    # write; the int32 and list forms too; and the small path leaves calls
+    # it does not take (casts, overlaps, an unaligned or strided target) to
+    # the planner, with NumPy's results.
+    t = np.arange(10.0)
+    for idx in ([0, 1, 10], [-11, 0], np.array([3, 2, 1, 12], np.int32)):
+        with pytest.raises(IndexError, match="out of bounds for axis 0 with size 10"):
+            ux.add.at(t, idx, 1.0)
+        assert_same(t, np.arange(10.0))
+    with pytest.raises(IndexError, match="index 0 is out of bounds for axis 0 with size 0"):
+        ux.add.at(np.zeros(0), np.array([0]), 1.0)
+    with pytest.raises(ValueError, match="not broadcastable"):
+        ux.add.at(t, np.array([0, 1, 2]), np.ones(2))
+    assert_same(t, np.arange(10.0))
+    # Casts: float32 target, float64 updates; int target, float updates.
+    for tdt, b in (("float32", np.ones(3) / 3), ("int64", 2.5), ("int8", 300)):
+        want, got = np.zeros(5, tdt), np.zeros(5, tdt)
+        try:
+            np.add.at(want, [0, 1, 1], b)
+        except Exception as e:  # noqa: BLE001
+            with pytest.raises(type(e)):
+                ux.add.at(got, [0, 1, 1], b)
+            continue
+        ux.add.at(got, [0, 1, 1], b)
+        assert_same(got, want)
+    # Updates and indices that share memory with the target.
+    want, got = np.arange(8.0), np.arange(8.0)
+    np.add.at(want, [0, 1, 2], want[3:6])
+    ux.add.at(got, [0, 1, 2], got[3:6])
+    assert_same(got, want)
+    buf = np.zeros(8, np.int64)
+    buf[4:] = [0, 1, 1, 2]
+    want = buf.copy()
+    np.add.at(want, want[4:].copy(), 5)
+    ux.add.at(buf, buf[4:], 5)
+    assert_same(buf, want)
+    # Strided and unaligned targets.
+    base = np.arange(20.0)
+    want, got = base.copy(), base.copy()
+    np.multiply.at(want[::3], [0, 2, 2, -1], 2.0)
+    ux.multiply.at(got[::3], [0, 2, 2, -1], 2.0)
+    assert_same(got, want)
+    raw = np.zeros(8 * 6 + 1, np.uint8)
+    unaligned = raw[1:].view(np.float64)
+    ux.add.at(unaligned, [0, 5, 5], 1.5)
+    assert_same(unaligned, np.array([1.5, 0, 0, 0, 0, 3.0]))
+    # Integer power of a negative exponent fails: the target keeps its values.
+    t = np.arange(1, 6)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ux.power.at(t, [0, 1], np.array([2, -1]))
+    assert_same(t, np.arange(1, 6))

@@ -121,12 +121,24 @@ def lower_index(a, index):
     return view, indices, ivd, positions, shape, window_dims
 
 
+_PLAIN_UPDATES = frozenset({np.ndarray, float, int, bool, complex, type(None)})
+
+
 def ufunc_at(self, a, indices, b=None, /):
     """Performs unbuffered in place operation on operand `a` for elements
     specified by `indices`, like numpy.ufunc.at."""
-    r = _override.at(self, (a, indices) if b is None else (a, indices, b))
-    if r is not _override.NO_OVERRIDE:  # an argument's __array_ufunc__ (NEP 13)
-        return r
+    # (exact ndarrays and Python numbers have no override and are no tensor:
+    # the common small call skips the search, about 1 us; a list of integers
+    # is then an integer index array - an override sees the list itself)
+    plain = type(a) is np.ndarray and type(b) in _PLAIN_UPDATES
+    if plain and type(indices) is list:
+        as_array = np.asarray(indices)
+        if as_array.dtype.kind in "iu":
+            indices = as_array
+    if not (plain and type(indices) is np.ndarray):
+        r = _override.at(self, (a, indices) if b is None else (a, indices, b))
+        if r is not _override.NO_OVERRIDE:  # an argument's __array_ufunc__ (NEP 13)
+            return r
     _core._check_at(self, b is not None)  # core's checks, in NumPy's order
     if not isinstance(a, np.ndarray):
         raise TypeError("first operand must be a numpy.ndarray")

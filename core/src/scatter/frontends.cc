@@ -9,6 +9,7 @@
 
 #include "iterator.h"
 #include "scatter/bounds.h"
+#include "scatter/plans.h"
 #include "ufuncx/error.h"
 #include "ufuncx/registry.h"
 #include "ufuncx/scalar.h"
@@ -150,6 +151,9 @@ void CheckAt(const Ufunc& u, bool second_operand) {
 ScatterReport At(const Ufunc& u, const ArrayView& a, std::span<const ArrayView> indices,
                  const ArrayView* b) {
   CheckAt(u, b != nullptr);
+  if (b && indices.size() == 1 && internal::TinyAt(u, a, indices[0], *b)) {
+    return ScatterReport{ScatterPlan::kElement, IndexSource::kColumn, indices[0].size(), 0};
+  }
   Lowered l = LowerLeading(a, indices);
   ScatterRequest r;
   r.operands = {a};

@@ -391,6 +391,45 @@ int64_t ElementFromColumn(const PlanInputs& in) {
 
 }  // namespace
 
+bool TinyAt(const Ufunc& u, const ArrayView& a, const ArrayView& idx, const ArrayView& b) {
+  const int64_t item = static_cast<int64_t>(a.itemsize());
+  if (a.ndim() != 1 || idx.ndim() != 1 || a.strides[0] != item ||
+      (idx.dtype != DType::kInt64 && idx.dtype != DType::kInt32) || b.dtype != a.dtype ||
+      b.ndim() > 1 || u.nin() != 2) {
+    return false;
+  }
+  const int64_t n = idx.shape[0], size = a.shape[0];
+  if (n > kTinyAtUpdates || (b.ndim() == 1 && b.shape[0] != n && b.shape[0] != 1)) return false;
+  const auto aligned = [](const ArrayView& v) {
+    return reinterpret_cast<uintptr_t>(v.data) % v.itemsize() == 0;
+  };
+  if (!aligned(a) || !aligned(b) || !aligned(idx)) return false;
+  const DType types[2] = {a.dtype, a.dtype};
+  const Loop* loop = u.DirectLoop(types);
+  if (!loop || loop->types[2] != a.dtype || !loop->slots.indexed || loop->slots.may_fail) {
+    return false;
+  }
+  if (n == 0) return true;
+  if (MayShareMemory(a, idx) || MayShareMemory(a, b)) return false;
+  int64_t raw[kTinyAtUpdates];
+  const bool wide = idx.dtype == DType::kInt64;
+  for (int64_t i = 0; i < n; ++i) {
+    const char* p = idx.data + i * idx.strides[0];
+    const int64_t v = wide ? ReadIndex<int64_t>(p) : ReadIndex<int32_t>(p);
+    const int64_t w = v < 0 ? v + size : v;
+    if (w < 0 || w >= size) throw ScatterIndexError(v, 0, size);
+    raw[i] = w;
+  }
+  int64_t m = n, stop = 0;
+  IndexedIndices ix{size, item, false, false, &stop};
+  char* args[3] = {a.data, reinterpret_cast<char*>(raw), b.data};
+  const int64_t ustep = b.ndim() == 1 && b.shape[0] == n && n > 1 ? b.strides[0] : 0;
+  const int64_t steps[3] = {0, 8, ustep};
+  const LoopContext ctx{u.name().c_str()};
+  CheckStatus(loop->slots.indexed(ctx, args, &m, steps, &ix), ctx.ufunc_name);
+  return true;
+}
+
 int64_t RunElement(const PlanInputs& in) {
   int64_t skipped = 0;
   WithIndexType(in.r.indices.dtype, [&](auto tag) {
