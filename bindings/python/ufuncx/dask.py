@@ -658,10 +658,11 @@ def _place_chains():
         return  # (a graph built inside a task: its scheduler is not ours to change)
     except ValueError:
         pass
-    address = getattr(client.scheduler, "address", None)
-    if address in _placement_registered or client.asynchronous:
+    # (per scheduler address and client: a new cluster may reuse an address)
+    key = (getattr(client.scheduler, "address", None), getattr(client, "id", None))
+    if key in _placement_registered or client.asynchronous:
         return
-    _placement_registered.add(address)
+    _placement_registered.add(key)
     try:
         client.register_plugin(ChainPlacement(), name=_PLACEMENT_NAME)
     except Exception:  # noqa: BLE001 - placement is an optimisation only
