@@ -405,7 +405,12 @@ bool TinyAt(const Ufunc& u, const ArrayView& a, const ArrayView& idx, const Arra
   };
   if (!aligned(a) || !aligned(b) || !aligned(idx)) return false;
   const DType types[2] = {a.dtype, a.dtype};
-  const Loop* loop = u.DirectLoop(types);
+  const Loop* loop = nullptr;
+  try {
+    loop = u.DirectLoop(types);
+  } catch (const TypeError&) {
+    return false;  // (no loop: the planner raises its own error, in its order)
+  }
   if (!loop || loop->types[2] != a.dtype || !loop->slots.indexed || loop->slots.may_fail) {
     return false;
   }
