@@ -291,11 +291,14 @@ def test_aliasing_b_and_a():
 def test_byte_swapped_targets_and_indices_as_numpy():
     for make in (lambda: np.array([1, 2, 3, 4], ">f4"), lambda: np.arange(4.0)):
         for idx in ([1, 2, 1], np.array([1, 2, 1], ">i4")):
-            got, want = make(), make()
-            ux.add.at(got, idx, 3)
-            np.add.at(want, idx, 3)
-            assert got.dtype == want.dtype
-            np.testing.assert_array_equal(got, want)
+            for b in (3, np.array([1.5, 2.5, 3.5], ">f8"), np.array(2, ">i2"),
+                      np.array([1.5, 2.5, 3.5], ">f8")[::-1]):
+                for index in (idx, (idx,)):
+                    got, want = make(), make()
+                    ux.add.at(got, index, b)
+                    np.add.at(want, index, b)
+                    assert got.dtype == want.dtype
+                    np.testing.assert_array_equal(got, want)
     a = np.array([1, 2, 3, 4], ">f4")
     with pytest.raises(IndexError):
         ux.add.at(a, [1, 9], 3)

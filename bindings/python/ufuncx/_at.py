@@ -149,17 +149,20 @@ def ufunc_at(self, a, indices, b=None, /):
         ufunc_at(self, native, indices, b)
         a[...] = native
         return
+    if b is not None:
+        b = np.asarray(b)
+        if not b.dtype.isnative:  # byte-swapped updates: read as NumPy does, in native order
+            b = b.astype(b.dtype.newbyteorder("="))
     if (b is not None and type(indices) is np.ndarray and indices.dtype.kind in "iu"
             and indices.dtype.isnative and indices.ndim >= 1 and a.ndim >= 1):
         # The common form, a[int_array] (op)= b, goes to the C++ front end,
         # which lowers it the same way without the Python steps below.
-        _core._at(self, a, indices, np.asarray(b))  # (the planner copies what aliases a)
+        _core._at(self, a, indices, b)  # (the planner copies what aliases a)
         return
     view, idx, ivd, positions, shape, window_dims = lower_index(a, indices)
     if b is None:
         upd = np.broadcast_to(np.zeros((), view.dtype), shape)
     else:
-        b = np.asarray(b)
         try:
             upd = b if b.shape == shape else np.broadcast_to(b, shape)
         except ValueError:
