@@ -82,10 +82,9 @@ int64_t KeepSlice64(const int64_t* p, const uint64_t* upd, int64_t n, int64_t wr
   for (; i + N <= count; i += N) {
     const auto raw = hn::LoadU(d, p + i);
     const auto v = hn::Add(raw, hn::And(hn::ShiftRight<63>(raw), vwrap));
-    const auto m = mine(v);
-    hn::CompressStore(hn::BitCast(du, hn::LoadU(du, upd + i)), hn::RebindMask(du, m), du,
-                      kept_upd + k);
-    k += hn::CompressStore(v, m, d, kept + k);
+    k += simd::HWY_NAMESPACE::CompressPair64(d, mine(v), v,
+                                             hn::BitCast(d, hn::LoadU(du, upd + i)), kept + k,
+                                             reinterpret_cast<int64_t*>(kept_upd + k));
   }
   for (; i < count; ++i) {
     const int64_t v = p[i] + ((p[i] >> 63) & wrap_size);

@@ -161,7 +161,9 @@ bool SplitRuns(const PlanInputs& in, const IndexColumn<int64_t>& col, int worker
 // rounds, 2-thread speedup over 1 thread): target 1e3 0.55x, 1e4 0.69x,
 // 3e4 1.03x, 6e4 1.11x, 1e5 1.03-1.22x (0.85x in one benchmark run), 2e5
 // 1.16-1.68x, 1e6 1.37-1.57x, 1e7 1.36-1.51x (before the Highway compress
-// pass and the prefetching body: 1e7 0.87x).
+// pass and the prefetching body: 1e7 0.87x). Held to AVX2, 1e6 1.43x and
+// 1e7 1.81x, since the keep pass compresses in registers (CompressPair64;
+// through Highway 1.0.3's CompressStore they were 0.31x and 0.49x).
 constexpr int64_t kSplitMinTargetBytes = int64_t{1} << 20;
 
 bool SplitByDestination(const PlanInputs& in, const IndexColumn<int64_t>& col, bool wrap,

@@ -12,6 +12,9 @@
 //   MaskToBytesPacked(d, mask, out)  the same for kMasksPerByteVector<T>
 //                                masks, one whole vector of bytes at a time
 //   AnyGe(a, b), AnyLe(a, b)     ordered comparisons for every lane type
+//   CompressPair64(d, m, a, b, to_a, to_b)  the lanes of a and b (64-bit)
+//                                that m selects, in order, at to_a and to_b as
+//                                whole vectors; returns how many
 //   UFX_HWY_VERSION              major*10000 + minor*100 + patch
 
 //   SortKeysAscending(keys, n)   VQSort of uint64 keys (hwy::Sorter in 1.0.3)
@@ -36,6 +39,29 @@ inline constexpr SpreadBitsTable kSpreadBits = [] {
   SpreadBitsTable t{};
   for (int b = 0; b < 256; ++b) {
     for (int i = 0; i < 8; ++i) t.bytes[b][i] = static_cast<uint8_t>((b >> i) & 1);
+  }
+  return t;
+}();
+
+// kCompressLanes<N>[bits] lists, as pairs of 32-bit lane numbers, the
+// 64-bit lanes (of N = 2 or 4) that the mask bits select, in order; the
+// rest repeat lane 0.
+template <size_t N>
+struct CompressLanesTable {
+  int32_t lanes[1 << N][2 * N];
+};
+template <size_t N>
+inline constexpr CompressLanesTable<N> kCompressLanes = [] {
+  CompressLanesTable<N> t{};
+  for (size_t b = 0; b < (size_t{1} << N); ++b) {
+    size_t k = 0;
+    for (size_t j = 0; j < N; ++j) {
+      if ((b >> j) & 1) {
+        t.lanes[b][2 * k] = static_cast<int32_t>(2 * j);
+        t.lanes[b][2 * k + 1] = static_cast<int32_t>(2 * j + 1);
+        ++k;
+      }
+    }
   }
   return t;
 }();
@@ -107,6 +133,46 @@ HWY_INLINE auto AnyGe(V a, V b) {
 template <class V>
 HWY_INLINE auto AnyLe(V a, V b) {
   return AnyGe(b, a);
+}
+
+// Compress of two vectors of 64-bit lanes by one mask, each into a register
+// and stored whole (room for Lanes(d) at to_a and to_b). Highway 1.0.3's
+// Compress and CompressStore of 64-bit lanes copy their lookup table onto
+// the stack at every call on AVX2 and AVX-512 (rep movsq: the split
+// scatter's keep pass took 8 ns an index on AVX2), and AVX-512's
+// compress-to-memory instruction is slow on Intel cores; so AVX-512 uses the
+// register form of vpcompressq, and 2- or 4-lane vectors one 32-bit lane
+// permute from a table, whose lanes both vectors share.
+template <class D, class V = hn::VFromD<D>, class M, class T = hn::TFromD<D>>
+HWY_INLINE size_t CompressPair64(D d, M m, V a, V b, T* to_a, T* to_b) {
+  static_assert(sizeof(T) == 8);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if constexpr (hn::MaxLanes(D()) == 8) {
+    const hn::RebindToSigned<D> di;
+    using VI = hn::VFromD<decltype(di)>;
+    const __mmask8 bits = m.raw;
+    hn::StoreU(hn::BitCast(d, VI{_mm512_maskz_compress_epi64(bits, hn::BitCast(di, a).raw)}), d,
+               to_a);
+    hn::StoreU(hn::BitCast(d, VI{_mm512_maskz_compress_epi64(bits, hn::BitCast(di, b).raw)}), d,
+               to_b);
+    return static_cast<size_t>(__builtin_popcount(bits));
+  }
+#endif
+#if HWY_TARGET != HWY_SCALAR
+  constexpr size_t kN = hn::MaxLanes(D());
+  if constexpr (kN == 2 || kN == 4) {
+    uint8_t bits[8] = {};
+    hn::StoreMaskBits(d, m, bits);
+    const unsigned b_ = bits[0] & ((1u << kN) - 1);
+    const hn::Repartition<int32_t, D> d32;
+    const auto lanes = hn::SetTableIndices(d32, kCompressLanes<kN>.lanes[b_]);
+    hn::StoreU(hn::BitCast(d, hn::TableLookupLanes(hn::BitCast(d32, a), lanes)), d, to_a);
+    hn::StoreU(hn::BitCast(d, hn::TableLookupLanes(hn::BitCast(d32, b), lanes)), d, to_b);
+    return static_cast<size_t>(__builtin_popcount(b_));
+  }
+#endif
+  hn::CompressStore(b, m, d, to_b);
+  return hn::CompressStore(a, m, d, to_a);
 }
 
 // Bytes of 0/1 from a mask of any lane size (TruncateTo exists in both
