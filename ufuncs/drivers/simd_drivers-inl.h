@@ -1006,16 +1006,17 @@ struct ComplexMasks {
   const R* in[kNin];
   bool bcast[kNin];
 
+  // (a member, not a lambda: GCC left a lambda here out of line, and
+  // the AVX2 complex128 isnan spilled every vector around its calls)
+  HWY_INLINE auto Load(int k, size_t lane, size_t count) const {
+    return count >= hn::Lanes(d) ? LoadPairs(d, in[k], bcast[k], lane)
+                                 : LoadPairsTail(d, in[k], bcast[k], lane, count);
+  }
   HWY_INLINE auto Apply(size_t lane, size_t count) const {
-    const size_t N = hn::Lanes(d);
-    auto load = [&](int k) {
-      return count >= N ? LoadPairs(d, in[k], bcast[k], lane)
-                        : LoadPairsTail(d, in[k], bcast[k], lane, count);
-    };
     if constexpr (kNin == 1) {
-      return op(d, load(0));
+      return op(d, Load(0, lane, count));
     } else {
-      return op(d, load(0), load(1));
+      return op(d, Load(0, lane, count), Load(1, lane, count));
     }
   }
   HWY_INLINE auto Full(size_t j) const {
