@@ -93,16 +93,30 @@ inline C CDiv(C a, C b) {  // Smith's algorithm
   const R scl = R(1) / (bi + br * rat);
   return C((ar * rat + ai) * scl, (ai * rat - ar) * scl);
 }
-// Lexicographic complex order with NumPy's NaN rules.
+// Lexicographic complex order with NumPy's NaN rules, and its flags: its C
+// compares (xr < yr, then xi < yi only when xr == yr) signal, so invalid is
+// raised when a real part is NaN, or the real parts are equal and an
+// imaginary part is NaN. Here the compares are quiet and the flag explicit,
+// whatever instructions the compiler picks.
+inline void RaiseInvalid() { std::feraiseexcept(FE_INVALID); }
+template <class C>
+inline void CompareSignals(C x, C y) {
+  if (std::isnan(x.real()) || std::isnan(y.real()) ||
+      (x.real() == y.real() && (std::isnan(x.imag()) || std::isnan(y.imag())))) {
+    RaiseInvalid();
+  }
+}
 template <class C>
 inline bool CLt(C x, C y) {
-  return (x.real() < y.real() && !std::isnan(x.imag()) && !std::isnan(y.imag())) ||
-         (x.real() == y.real() && x.imag() < y.imag());
+  CompareSignals(x, y);
+  return (std::isless(x.real(), y.real()) && !std::isnan(x.imag()) && !std::isnan(y.imag())) ||
+         (x.real() == y.real() && std::isless(x.imag(), y.imag()));
 }
 template <class C>
 inline bool CLe(C x, C y) {
-  return (x.real() < y.real() && !std::isnan(x.imag()) && !std::isnan(y.imag())) ||
-         (x.real() == y.real() && x.imag() <= y.imag());
+  CompareSignals(x, y);
+  return (std::isless(x.real(), y.real()) && !std::isnan(x.imag()) && !std::isnan(y.imag())) ||
+         (x.real() == y.real() && std::islessequal(x.imag(), y.imag()));
 }
 template <class C>
 inline bool CGe(C x, C y) { return CLe(y, x); }
@@ -471,7 +485,10 @@ inline int CmpInt(A a, B b) {
   }
 }
 
-#define UFX_COMPARISON(NAME, OP, COMPLEX_EXPR)                        \
+// Real floating-point comparisons are quiet, as NumPy's are (QUIET: the
+// <cmath> macro; == and != are quiet already); half-width types compare as
+// float, exactly.
+#define UFX_COMPARISON(NAME, OP, QUIET, COMPLEX_EXPR)                 \
   struct NAME {                                                       \
     template <class A, class B>                                       \
     static bool Call(A a, B b) {                                      \
@@ -480,17 +497,22 @@ inline int CmpInt(A a, B b) {
         return COMPLEX_EXPR;                                          \
       } else if constexpr (!std::is_same_v<A, B>) {                   \
         return CmpInt(a, b) OP 0;                                     \
-      } else {                                                        \
+      } else if constexpr (std::is_integral_v<A>) {                   \
         return a OP b;                                                \
+      } else {                                                        \
+        using F = std::conditional_t<std::is_floating_point_v<A>, A, float>; \
+        return QUIET(static_cast<F>(a), static_cast<F>(b));           \
       }                                                               \
     }                                                                 \
   };
-UFX_COMPARISON(Equal, ==, x.real() == y.real() && x.imag() == y.imag())
-UFX_COMPARISON(NotEqual, !=, x.real() != y.real() || x.imag() != y.imag())
-UFX_COMPARISON(Less, <, CLt(x, y))
-UFX_COMPARISON(LessEqual, <=, CLe(x, y))
-UFX_COMPARISON(Greater, >, CLt(y, x))
-UFX_COMPARISON(GreaterEqual, >=, CLe(y, x))
+inline bool QuietEqual(auto a, auto b) { return a == b; }
+inline bool QuietNotEqual(auto a, auto b) { return a != b; }
+UFX_COMPARISON(Equal, ==, QuietEqual, x.real() == y.real() && x.imag() == y.imag())
+UFX_COMPARISON(NotEqual, !=, QuietNotEqual, x.real() != y.real() || x.imag() != y.imag())
+UFX_COMPARISON(Less, <, std::isless, CLt(x, y))
+UFX_COMPARISON(LessEqual, <=, std::islessequal, CLe(x, y))
+UFX_COMPARISON(Greater, >, std::isgreater, CLt(y, x))
+UFX_COMPARISON(GreaterEqual, >=, std::isgreaterequal, CLe(y, x))
 #undef UFX_COMPARISON
 
 // ----------------------------------------------------------------- logical

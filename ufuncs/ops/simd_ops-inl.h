@@ -205,22 +205,30 @@ HWY_INLINE M ImagAtReal(D d, M m) {
 // NumPy's lexicographic order: x < y when xr < yr and neither imaginary
 // part is NaN, or when xr == yr and xi < yi (so `real` is the strict
 // comparison of the real parts, `imag` the comparison of the imaginary
-// parts, strict or not).
+// parts, strict or not). NumPy's C compares signal: invalid is raised when
+// a real part is NaN, or the real parts are equal and an imaginary part is
+// NaN (RaiseInvalid; the masks themselves come from quiet compares).
 template <class D, class V, class M>
 HWY_INLINE M Lexicographic(D d, V a, V b, M real, M imag) {
-  const M nan_imag = ImagAtReal(d, hn::Or(hn::IsNaN(a), hn::IsNaN(b)));
-  return hn::Or(hn::AndNot(nan_imag, real), hn::And(hn::Eq(a, b), ImagAtReal(d, imag)));
+  const M nan = hn::Or(hn::IsNaN(a), hn::IsNaN(b));
+  const M nan_imag = ImagAtReal(d, nan);
+  const M eq = hn::Eq(a, b);
+  const M signal = hn::Or(nan, hn::And(eq, nan_imag));  // (the real lanes count)
+  if (HWY_UNLIKELY(!hn::AllFalse(d, hn::MaskFromVec(hn::DupEven(hn::VecFromMask(d, signal)))))) {
+    ufuncx::ops::RaiseInvalid();
+  }
+  return hn::Or(hn::AndNot(nan_imag, real), hn::And(eq, ImagAtReal(d, imag)));
 }
 struct CLess {
   template <class D, class V>
   HWY_INLINE auto operator()(D d, V a, V b) const {
-    return Lexicographic(d, a, b, hn::Lt(a, b), hn::Lt(a, b));
+    return Lexicographic(d, a, b, QuietLt(a, b), QuietLt(a, b));
   }
 };
 struct CLessEqual {
   template <class D, class V>
   HWY_INLINE auto operator()(D d, V a, V b) const {
-    return Lexicographic(d, a, b, hn::Lt(a, b), AnyLe(a, b));
+    return Lexicographic(d, a, b, QuietLt(a, b), QuietLe(a, b));
   }
 };
 struct CGreater {
@@ -1883,10 +1891,10 @@ struct SimdArctan2 {
 
 UFX_PRED2(Equal, hn::Eq(a, b))
 UFX_PRED2(NotEqual, hn::Not(hn::Eq(a, b)))
-UFX_PRED2(Less, hn::Lt(a, b))
-UFX_PRED2(LessEqual, AnyLe(a, b))
-UFX_PRED2(Greater, hn::Gt(a, b))
-UFX_PRED2(GreaterEqual, AnyGe(a, b))
+UFX_PRED2(Less, QuietLt(a, b))
+UFX_PRED2(LessEqual, QuietLe(a, b))
+UFX_PRED2(Greater, QuietLt(b, a))
+UFX_PRED2(GreaterEqual, QuietLe(b, a))
 UFX_PRED2(LogicalAnd, hn::Not(hn::Or(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(d)))))
 UFX_PRED2(LogicalOr, hn::Not(hn::And(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(d)))))
 UFX_PRED2(LogicalXor, hn::Xor(hn::Eq(a, hn::Zero(d)), hn::Eq(b, hn::Zero(d))))

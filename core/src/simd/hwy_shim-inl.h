@@ -12,6 +12,9 @@
 //   MaskToBytesPacked(d, mask, out)  the same for kMasksPerByteVector<T>
 //                                masks, one whole vector of bytes at a time
 //   AnyGe(a, b), AnyLe(a, b)     ordered comparisons for every lane type
+//   QuietLt(a, b), QuietLe(a, b) ordered comparisons that raise no flag on
+//                                NaN (the AVX compare predicates; elsewhere
+//                                NaN lanes are compared as zeros and masked)
 //   CompressPair64(d, m, a, b, to_a, to_b)  the lanes of a and b (64-bit)
 //                                that m selects, in order, at to_a and to_b as
 //                                whole vectors; returns how many
@@ -133,6 +136,30 @@ HWY_INLINE auto AnyGe(V a, V b) {
 template <class V>
 HWY_INLINE auto AnyLe(V a, V b) {
   return AnyGe(b, a);
+}
+
+// Comparisons with IEEE's quiet predicates: NumPy's float comparisons
+// report no invalid for NaN. AVX and AVX-512 compare with the _OQ
+// predicates; SSE's cmplt/cmple (Highway's SSSE3 and SSE4 Lt, Gt, Ge),
+// the C++ compares of EMU128 and SCALAR and other architectures' compares
+// may signal, so there NaN lanes compare as zeros and are masked off.
+template <class V, class Cmp>
+HWY_INLINE auto QuietCompare(V a, V b, Cmp cmp) {
+#if !(HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2)
+  if constexpr (hwy::IsFloat<hn::TFromV<V>>()) {
+    const auto ordered = hn::And(hn::Eq(a, a), hn::Eq(b, b));
+    return hn::And(ordered, cmp(hn::IfThenElseZero(ordered, a), hn::IfThenElseZero(ordered, b)));
+  }
+#endif
+  return cmp(a, b);
+}
+template <class V>
+HWY_INLINE auto QuietLt(V a, V b) {
+  return QuietCompare(a, b, [](V x, V y) HWY_ATTR { return hn::Lt(x, y); });
+}
+template <class V>
+HWY_INLINE auto QuietLe(V a, V b) {
+  return QuietCompare(a, b, [](V x, V y) HWY_ATTR { return AnyLe(x, y); });
 }
 
 // Compress of two vectors of 64-bit lanes by one mask, each into a register
