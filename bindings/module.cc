@@ -445,11 +445,11 @@ PYBIND11_MODULE(_core, m) {
         fp.Report(u, u.name().c_str());
       });
   m.def("_torch_index_add", [](pyb::handle self, int64_t dim, pyb::handle index,
-                               pyb::handle source) {
+                               pyb::handle source, bool scatter_kernel) {
         const ArrayView s = TargetView(self, "self"), i = InputView(index, "index"),
                         u = InputView(source, "source");
         pyb::gil_scoped_release release;
-        torchlike::IndexAdd(s, dim, i, u);
+        torchlike::IndexAdd(s, dim, i, u, scatter_kernel);
       });
   m.def("_torch_index_put", [](pyb::handle self, pyb::list indices, pyb::handle values,
                                bool accumulate) {

@@ -198,7 +198,7 @@ TEST(Hostile, TorchFrontEndsRefuseDenseAliasing) {
   Array src = Array::Zeros(DType::kInt64, {20});
   EXPECT_THROW(torchlike::ScatterReduce(self, 0, index, src.view(), torchlike::Reduce::kAdd),
                RuntimeError);
-  EXPECT_THROW(torchlike::IndexAdd(self, 0, index, src.view()), RuntimeError);
+  EXPECT_THROW(torchlike::IndexAdd(self, 0, index, src.view(), true), RuntimeError);
   EXPECT_THROW(torchlike::IndexPut(self, std::span(&index, 1), src.view(), true), RuntimeError);
   Array idx = Array::Zeros(DType::kInt64, {20});
   ArrayView alias_src{t.data() + 8 * 10, DType::kInt64, {20}, {8}};
@@ -207,12 +207,12 @@ TEST(Hostile, TorchFrontEndsRefuseDenseAliasing) {
   ArrayView repeated{t.data(), DType::kInt64, {5}, {0}};
   Array five = Array::Zeros(DType::kInt64, {2});
   Array i2 = Array::Zeros(DType::kInt64, {2});
-  EXPECT_THROW(torchlike::IndexAdd(repeated, 0, i2.view(), five.view()), RuntimeError);
+  EXPECT_THROW(torchlike::IndexAdd(repeated, 0, i2.view(), five.view(), true), RuntimeError);
   // index_add_ with dim beyond the source's dims: torch's RuntimeError, no read past its shape.
   Array s3 = Array::Zeros(DType::kFloat64, {2, 3, 4});
   Array i1 = Array::Zeros(DType::kInt64, {1});
   Array one = Array::Zeros(DType::kFloat64, {1});
-  EXPECT_THROW(torchlike::IndexAdd(s3.view(), 2, i1.view(), one.view()), RuntimeError);
+  EXPECT_THROW(torchlike::IndexAdd(s3.view(), 2, i1.view(), one.view(), true), RuntimeError);
 }
 
 TEST(Hostile, AsctileUint64IndicesNeverWrapIntoRange) {

@@ -199,7 +199,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                  static_cast<torchlike::Reduce>(in.Small(0, 7)), in.Small(0, 1));
         break;
       case 3:
-        torchlike::IndexAdd(ov, dim, idx_view, upd.view());
+        torchlike::IndexAdd(ov, dim, idx_view, upd.view(), in.Small(0, 1));
         break;
       case 4:
         torchlike::IndexPut(ov, std::span(&idx_view, 1), upd.view(), in.Small(0, 1));

@@ -239,6 +239,35 @@ def test_torch_semantics_of_every_corner(case):
     same_as_torch(SEMANTICS[case])
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int64"])
+@pytest.mark.parametrize("index_dtype", ["int64", "int32"])
+@pytest.mark.parametrize("alpha", [1, 2])
+def test_index_add_takes_torchs_kernel_for_each_shape(dtype, index_dtype, alpha, rng):
+    # torch hands self of 2+ dims with dim first or last, int64 indices and
+    # alpha 1 to scatter_add_ (float16 sums in float32, rounded once; an
+    # index out of range is its RuntimeError), and adds slice by slice
+    # otherwise (float16 rounded at every add; IndexError): every dim of
+    # 1-, 2- and 3-D selves, repeated indices, then one index out of range.
+    for shape in [(5,), (4, 3), (3, 4, 2)]:
+        for dim in range(-len(shape), len(shape)):
+            idx = rng.integers(0, shape[dim], 9).astype(index_dtype)
+            src_shape = list(shape)
+            src_shape[dim] = idx.size
+            s = (rng.normal(size=shape) * 5).astype(dtype)
+            src = (rng.normal(size=src_shape) * 5).astype(dtype)
+            want = T(s.copy()).index_add_(dim, T(idx), T(src), alpha=alpha).numpy()
+            got = tl.index_add_(s.copy(), dim, idx, src, alpha=alpha)
+            assert_same(got, want)
+            bad = idx.copy()
+            bad[4] = shape[dim]
+            with pytest.raises(Exception) as torch_error:
+                T(s.copy()).index_add_(dim, T(bad), T(src), alpha=alpha)
+            before = s.copy()
+            with pytest.raises(torch_error.type, match="out of"):
+                tl.index_add_(s, dim, bad, src, alpha=alpha)
+            assert_same(s, before)
+
+
 def test_torch_message_wording():
     with pytest.raises(RuntimeError, match=r"^scatter\(\): Expected self.dtype"):
         tl.scatter_add(np.zeros(3, np.float32), 0, np.array([0]), np.ones(1))

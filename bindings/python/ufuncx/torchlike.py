@@ -258,7 +258,12 @@ def index_add_(self, dim, index, source, *, alpha=1):
     """Tensor.index_add_: ``self.select(dim, index[i]) += alpha *
     source.select(dim, i)``, repeated positions adding up in order.
 
-    float16 adds in float16, one update at a time, as torch does.
+    torch's CPU kernel gives `self` of two or more dims, `dim` first or
+    last, int64 `index` and ``alpha == 1`` to ``scatter_add_``: then
+    float16 and bfloat16 add in float32 and round once, as ``scatter_add_``
+    does; every other call adds slice by slice, rounding each add (and
+    an index out of range is torch's IndexError "index out of range in
+    self" rather than ``scatter_add_``'s RuntimeError).
 
     Parameters
     ----------
@@ -298,7 +303,16 @@ def index_add_(self, dim, index, source, *, alpha=1):
         source = source * np.asarray(alpha).astype(self.dtype)
     target, dim, index, source = _as_1d(self, dim, np.asarray(index).reshape(-1)
                                         if self.ndim == 0 else np.asarray(index), source)
-    _core._torch_index_add(target, dim, index, source)
+    nd = self.ndim
+    scatter_kernel = (nd > 1 and (dim in (0, nd - 1) or dim == -1 or dim == -nd) and
+                      index.dtype == np.int64 and alpha == 1)
+
+    def run(t, s):
+        _core._torch_index_add(t, dim, index, s, scatter_kernel)
+    if scatter_kernel:
+        _half_in_float(target, source, run)
+    else:
+        run(target, source)
     return self
 
 

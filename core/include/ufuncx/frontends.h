@@ -33,9 +33,13 @@ enum class Reduce : uint8_t { kNone, kAdd, kMultiply, kSum, kProd, kMean, kAmax,
 void ScatterReduce(const ArrayView& self, int64_t dim, const ArrayView& index,
                    const ArrayView& src, Reduce reduce, bool include_self = true);
 
-// index_add_ (alpha already applied to source by the caller).
+// index_add_ (alpha already applied to source by the caller). torch's CPU
+// kernel hands self of two or more dims, dim first or last, int64 indices
+// and alpha 1 to scatter_add_ (`scatter_kernel`: its RuntimeError "index
+// ... is out of bounds"); every other call adds slice by slice (IndexError
+// "index out of range in self"). The wording is all that differs here.
 void IndexAdd(const ArrayView& self, int64_t dim, const ArrayView& index,
-              const ArrayView& source);
+              const ArrayView& source, bool scatter_kernel);
 
 // index_put_ with integer index arrays on the leading dims (negatives wrap).
 void IndexPut(const ArrayView& self, std::span<const ArrayView> indices, const ArrayView& values,

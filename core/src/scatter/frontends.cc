@@ -273,7 +273,7 @@ void ScatterReduce(const ArrayView& self, int64_t dim, const ArrayView& index,
 }
 
 void IndexAdd(const ArrayView& self, int64_t dim, const ArrayView& index,
-              const ArrayView& source) {
+              const ArrayView& source, bool scatter_kernel) {
   if (index.dtype != DType::kInt64 && index.dtype != DType::kInt32) {
     throw RuntimeError("index_add_(): Expected dtype int32/int64 for index");
   }
@@ -324,8 +324,8 @@ void IndexAdd(const ArrayView& self, int64_t dim, const ArrayView& index,
   r.combiner = &GetUfunc("add");
   r.bounds = Bounds::kRaise;
   r.casting = Casting::kNo;
-  // torch's wording: its 1-D kernel's IndexError, else the scatter one's.
-  if (self.ndim() > 1) return AsTorchError(dim, self.shape, [&] { Scatter(r); });
+  // torch's wording: its scatter_add_ kernel's, else its slice kernel's.
+  if (scatter_kernel) return AsTorchError(dim, self.shape, [&] { Scatter(r); });
   try {
     Scatter(r);
   } catch (const IndexError&) {
