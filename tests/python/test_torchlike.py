@@ -464,3 +464,89 @@ def test_rest_of_family_hostile_inputs():
     with pytest.raises(RuntimeError, match="read-only"):
         tl.index_reduce_(np.broadcast_to(np.zeros(3), (2, 3)), 0, np.array([0]), np.ones((1, 3)),
                          "amax")
+
+
+# Bad arguments to index_add_, index_reduce_ and index_copy_: torch's checks
+# in torch's order give its class and its words (a 0-d self takes a source
+# of one slice per index; a 2-D index, a float or int16 index, a source of
+# the wrong dims, sizes or dtype; a 0-d source with several indices; a dim
+# out of range; an index out of range).
+INDEX_FUNC_ARGS = {
+    "2-D index": ((3, 4), 0, np.array([[0, 1], [1, 0]]), (4, 4)),
+    "float index": ((3, 4), 0, np.array([0.0]), (1, 4)),
+    "int16 index": ((3, 4), 0, np.array([0], np.int16), (1, 4)),
+    "dim beyond source": ((3, 4), 1, np.array([0]), (4,)),
+    "indices against source.size(dim)": ((3, 4), 0, np.array([0, 1]), (3, 4)),
+    "slice shapes": ((3, 4), 0, np.array([0]), (1, 5)),
+    "source of more dims": ((3, 4), 1, np.array([0]), (3, 1, 2)),
+    "0-d source, two indices": ((3, 4), 0, np.array([0, 1]), ()),
+    "0-d source, one index": ((3,), 0, np.array([0]), ()),
+    "0-d self, two sources": ((), 0, np.array([0, 0]), (2,)),
+    "0-d self, no source": ((), 0, np.array([], np.int64), (0,)),
+    "0-d self, 2-D source": ((), 0, np.array([0]), (1, 1)),
+    "dim out of range": ((3, 4), 2, np.array([0]), (1, 4)),
+    "index out of range": ((3, 4), 0, np.array([5]), (1, 4)),
+    "negative index": ((3, 4), 1, np.array([-1]), (3, 1)),
+    "source dtype": ((3, 4), 0, np.array([0]), "float32"),
+    "empty self, index past its dim": ((3, 0), 0, np.array([7]), (1, 0)),
+}
+
+
+@pytest.mark.parametrize("name", ["index_add_", "index_reduce_", "index_copy_"])
+@pytest.mark.parametrize("case", INDEX_FUNC_ARGS)
+def test_index_functions_check_arguments_as_torch(name, case):
+    shape, dim, index, source_shape = INDEX_FUNC_ARGS[case]
+    source = (np.ones((1, 4), np.float32) if source_shape == "float32" else
+              np.arange(1.0, 1.0 + np.prod(source_shape)).reshape(source_shape))
+    extra = ("prod",) if name == "index_reduce_" else ()
+
+    def outcome(self, call):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            try:
+                call()
+                return "ok", self.copy()
+            except Exception as e:  # noqa: BLE001 (class and words are the result)
+                return f"{type(e).__name__}: {e}", None
+    t = np.zeros(shape)
+    as_tensor = lambda a: torch.from_numpy(np.array(a))  # noqa: E731 (keeps 0-d arrays 0-d)
+    want = outcome(t, lambda: getattr(torch.from_numpy(t), name)(dim, as_tensor(index),
+                                                                 as_tensor(source), *extra))
+    u = np.zeros(shape)
+    got = outcome(u, lambda: getattr(tl, name)(u, dim, index, source, *extra))
+    assert got[0] == want[0]
+    if want[1] is not None:
+        assert_same(got[1], want[1])
+    else:
+        assert_same(u, np.zeros(shape))  # (a refused call writes nothing)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("reduce", ["prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_index_reduce_rounds_every_step_of_half_types(dtype, reduce, include_self):
+    # torch's index_reduce_ works slice by slice in the type (prod and the
+    # mean's sum round at every step), unlike scatter_reduce_'s float32
+    torch.manual_seed(0)
+    tdt = getattr(torch, dtype)
+    for shape, dim in [((5,), 0), ((4, 3), 0), ((4, 3), 1), ((3, 4, 2), 1)]:
+        src_shape = list(shape)
+        src_shape[dim] = 9
+        s = (torch.randn(shape) * 3).to(tdt)
+        src = (torch.randn(src_shape) * 3).to(tdt)
+        idx = torch.randint(0, shape[dim], (9,))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            want = s.clone().index_reduce_(dim, idx, src, reduce, include_self=include_self)
+        got = tl.index_reduce_(s.clone(), dim, idx, src, reduce, include_self=include_self)
+        assert torch.equal(got.view(torch.int16), want.view(torch.int16)), (shape, dim)
+
+
+@pytest.mark.parametrize("shape", [(3,), (3, 2)])
+@pytest.mark.parametrize("reduce", ["prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_index_reduce_of_bools_as_torch(shape, reduce, include_self):
+    s = np.array([True, False, True]) if len(shape) == 1 else np.ones(shape, bool)
+    src = np.ones((2,) + shape[1:], bool)
+    same_as_torch(lambda m, A: m.index_reduce_(A(s.copy()), 0, A(np.array([0, 2])), A(src),
+                                               reduce, include_self=include_self))

@@ -295,17 +295,14 @@ def index_add_(self, dim, index, source, *, alpha=1):
     """
     _self(self)
     source = np.asarray(source)
-    if self.ndim == 0 and source.ndim != 0:
-        raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
-                           f"specified dimension. Got self.shape = [] source.shape = "
-                           f"{list(source.shape)}")
-    if alpha != 1 and source.dtype == self.dtype:  # (other dtypes: the C++ error)
+    index = np.asarray(index)
+    dim = _index_func_checks("index_add_", self, dim, index, source)
+    if alpha != 1:
         source = source * np.asarray(alpha).astype(self.dtype)
-    target, dim, index, source = _as_1d(self, dim, np.asarray(index).reshape(-1)
-                                        if self.ndim == 0 else np.asarray(index), source)
+    target, dim, index, source = _as_1d(self, dim, index.reshape(-1) if self.ndim == 0 else index,
+                                        source)
     nd = self.ndim
-    scatter_kernel = (nd > 1 and (dim in (0, nd - 1) or dim == -1 or dim == -nd) and
-                      index.dtype == np.int64 and alpha == 1)
+    scatter_kernel = nd > 1 and dim in (0, nd - 1) and _is_int64(index) and alpha == 1
 
     def run(t, s):
         _core._torch_index_add(t, dim, index, s, scatter_kernel)
@@ -411,15 +408,26 @@ def _along(self, dim, index, source_shape):
     return np.broadcast_to(index.reshape(shape), source_shape)
 
 
-def _dim_index(name, self, dim, index, wrap):
-    """dim normalised and index as int64 positions along it, checked against
-    self's extent there before anything is written."""
+def _wrap_dim(dim, ndim):
+    """torch's maybe_wrap_dim (a 0-d tensor takes dims -1 and 0)."""
     dim = _dim(dim)
-    nd = max(self.ndim, 1)
+    nd = max(ndim, 1)
     if not -nd <= dim < nd:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], "
                          f"but got {dim})")
-    dim %= nd
+    return dim % nd
+
+
+def _other_dim_empty(target, dim):
+    """Whether a dim of target other than dim is empty: then torch's
+    index_fill_ and index_copy_ write nothing and read no index."""
+    return any(n == 0 for k, n in enumerate(target.shape) if k != dim)
+
+
+def _dim_index(name, self, dim, index, wrap):
+    """dim normalised and index as int64 positions along it, checked against
+    self's extent there before anything is written."""
+    dim = _wrap_dim(dim, self.ndim)
     size = self.shape[dim] if self.ndim else 1
     index = np.asarray(index).reshape(-1).astype(np.int64)
     bad = (index < -size) | (index >= size) if wrap else (index < 0) | (index >= size)
@@ -430,6 +438,40 @@ def _dim_index(name, self, dim, index, wrap):
         prefix = "" if name == "index_fill_" else f"{name}(): "
         raise IndexError(f"{prefix}index {i} is out of bounds for dimension {dim} with size {size}")
     return dim, np.where(index < 0, index + size, index)
+
+
+def _index_func_checks(name, self, dim, index, source):
+    """torch's checks of index_add_ and index_reduce_ (its
+    index_func_meta_impl), in its order, before anything is read or
+    written; returns dim wrapped against self."""
+    dim = _wrap_dim(dim, self.ndim)
+    if index.ndim > 1:
+        raise IndexError(f"{name}(): Index is supposed to be a vector, but got dim: {index.ndim} "
+                         f"with type: {_torch_name(index.dtype)} and size: {list(index.shape)}")
+    if index.dtype.kind != "i" or index.dtype.itemsize not in (4, 8):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index but got: "
+                           f"{_torch_name(index.dtype)}")
+    if source.dtype != self.dtype:
+        raise RuntimeError(f"{name}(): self ({_torch_name(self.dtype)}) and source "
+                           f"({_torch_name(source.dtype)}) must have the same scalar type")
+    if dim != 0 and dim >= source.ndim:
+        raise RuntimeError(f"{name}(): Indexing dim {dim} is out of bounds of the source tensor "
+                           f"with dim {source.ndim}")
+    if source.ndim == 0 and index.size != 1:
+        # (torch's message reads source.size(0) of a 0-d source, which raises this)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if source.ndim and index.size != source.shape[dim]:
+        raise RuntimeError(f"{name}(): Number of indices ({index.size}) should be equal to "
+                           f"source.size(dim): ({source.shape[dim]}), for dim: {dim}")
+    rest = [list(self.shape), list(source.shape)]
+    if self.ndim and source.ndim:
+        for r in rest:
+            del r[dim]
+    if rest[0] != rest[1]:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(self.shape)} "
+                           f"source.shape = {list(source.shape)}")
+    return dim
 
 
 def index_copy_(self, dim, index, source):
@@ -466,6 +508,17 @@ def index_copy_(self, dim, index, source):
     _self(self)
     source = np.asarray(source)
     index = np.asarray(index)
+    # torch's checks, in its order
+    dim = _wrap_dim(dim, self.ndim)
+    if index.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    if source.ndim == 0 and index.size != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element "
+                         f"(got {index.size})")
+    if source.ndim != self.ndim and source.ndim and self.ndim:
+        raise IndexError("index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({source.ndim}), "
+                         f"destination dimensionality ({self.ndim})")
     if not _is_int64(index):
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
                            f"{_torch_name(index.dtype)}")
@@ -473,16 +526,24 @@ def index_copy_(self, dim, index, source):
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but "
                            f"got (self) {_torch_name(self.dtype)} and (source) "
                            f"{_torch_name(source.dtype)}")
-    target, source = (self.reshape(1), source.reshape(1)) if self.ndim == 0 else (self, source)
-    dim, positions = _dim_index("index_copy_", target, dim, index, wrap=False)
-    if source.ndim != target.ndim or any(a != b for d, (a, b) in
-                                         enumerate(zip(source.shape, target.shape)) if d != dim):
+    rest = [list(self.shape), list(source.shape)]
+    for r in rest:
+        if r:
+            del r[dim]
+    if rest[0] != rest[1]:
         raise RuntimeError("index_copy_(): Source/destination tensor must have same slice shapes. "
-                           f"Destination shape: {list(self.shape)}, source shape: "
-                           f"{list(source.shape)}, dim: {dim}")
-    if positions.size != source.shape[dim]:
-        raise IndexError(f"index_copy_(): Number of indices ({positions.size}) should be equal to "
+                           f"Destination slice shape: {' '.join(map(str, rest[0]))} at dimension "
+                           f"{dim} and source slice shape: {' '.join(map(str, rest[1]))} at "
+                           "dimension 0.")
+    if source.ndim and index.size != source.shape[dim]:
+        raise IndexError(f"index_copy_(): Number of indices ({index.size}) should be equal to "
                          f"source.size(dim) ({source.shape[dim]})")
+    target = self.reshape(1) if self.ndim == 0 else self
+    if _other_dim_empty(target, dim):
+        return self
+    if source.ndim == 0:
+        source = source.reshape((1,) * target.ndim)
+    dim, positions = _dim_index("index_copy_", target, dim, index, wrap=False)
     _core._torch_scatter_reduce(target, dim, _along(target, dim, positions, source.shape), source,
                                 "none", True)
     return self
@@ -524,6 +585,8 @@ def index_fill_(self, dim, index, value):
         raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
     target = self.reshape(1) if self.ndim == 0 else self
+    if _other_dim_empty(target, _wrap_dim(dim, self.ndim)):
+        return self
     dim, positions = _dim_index("index_fill_", target, dim, index, wrap=True)
     if target.size == 0 or positions.size == 0:
         return self
@@ -539,7 +602,12 @@ def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
     """Tensor.index_reduce_: combines ``source.select(dim, i)`` into
     ``self.select(dim, index[i])`` with a reduction.
 
-    `include_self` and 'mean' work as in :func:`scatter_reduce_`.
+    `include_self` and 'mean' work as in :func:`scatter_reduce_`, but
+    slice by slice as torch's kernel does: float16 and bfloat16 'prod' and
+    'mean' round every step in the type (the mean's sum too, before its
+    division), and bool takes only 'prod', 'amax' and 'amin' with
+    `include_self` on a `self` of two or more dims (torch's
+    NotImplementedError otherwise).
 
     Parameters
     ----------
@@ -575,16 +643,21 @@ def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
                            f"amin but got {reduce}.")
     source = np.asarray(source)
     index = np.asarray(index)
-    if index.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: "
-                           f"{_torch_name(index.dtype)}")
+    dim = _index_func_checks("index_reduce_", self, dim, index, source)
     target, source = (self.reshape(1), source.reshape(1)) if self.ndim == 0 else (self, source)
+    if self.dtype == np.bool_ and (not include_self or self.ndim <= 1):
+        # (torch's dtype dispatch: before the indices are read)
+        kernel = "index_reduce_func_exclude_input_init" if not include_self else "index_func_"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
     dim, positions = _dim_index("index_reduce_", target, dim, index, wrap=False)
-    if source.ndim != target.ndim or (source.ndim and positions.size != source.shape[dim]):
-        raise RuntimeError(f"index_reduce_(): Number of indices ({positions.size}) should be "
-                           f"equal to source.size(dim)")
-    scatter_reduce_(target, dim, _along(target, dim, positions, source.shape), source, reduce,
-                    include_self=include_self)
+    if self.dtype == np.bool_ and reduce == "mean" and positions.size:
+        raise NotImplementedError('"div_floor_cpu" not implemented for \'Bool\'')
+    along = _along(target, dim, positions, source.shape)
+    if target.dtype.name in _REDUCED and reduce in ("prod", "mean") and source.dtype == self.dtype:
+        # (slice by slice in the type; scatter_reduce_ would sum in float32)
+        _core._torch_scatter_reduce(target, dim, along, source, reduce, bool(include_self))
+    else:
+        scatter_reduce_(target, dim, along, source, reduce, include_self=include_self)
     return self
 
 

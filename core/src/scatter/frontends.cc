@@ -112,8 +112,10 @@ void CheckNoOverlap(const ArrayView& self, const ArrayView& input) {
   }
 }
 
-// torch's assert_no_internal_overlap: self may not repeat an element.
+// torch's assert_no_internal_overlap: self may not repeat an element (an
+// empty self repeats none, whatever its strides).
 void CheckNoInternalOverlap(const ArrayView& self) {
+  if (self.size() == 0) return;
   for (int d = 0; d < self.ndim(); ++d) {
     if (self.shape[d] > 1 && self.strides[d] == 0) {
       throw RuntimeError("unsupported operation: more than one element of the written-to tensor "
