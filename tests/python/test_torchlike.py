@@ -550,3 +550,48 @@ def test_index_reduce_of_bools_as_torch(shape, reduce, include_self):
     src = np.ones((2,) + shape[1:], bool)
     same_as_torch(lambda m, A: m.index_reduce_(A(s.copy()), 0, A(np.array([0, 2])), A(src),
                                                reduce, include_self=include_self))
+
+
+# The rest of the family's argument errors, against torch: class and words.
+_A = np.array
+FAMILY_ERRORS = {
+    "scatter_reduce_ 'max' is amax": ("scatter_reduce_", (0, _A([[0, 1]]), np.ones((1, 2)), "max")),
+    "scatter_reduce_ 'min' is amin": ("scatter_reduce_", (0, _A([[0, 1]]), np.ones((1, 2)), "min")),
+    "scatter_reduce_ 'add'": ("scatter_reduce_", (0, _A([[0, 1]]), np.ones((1, 2)), "add")),
+    "put_ source dtype": ("put_", (_A([0, 1]), np.ones(2, np.float32))),
+    "masked_scatter_ mask rows": ("masked_scatter_", (np.ones((2, 4), bool), np.ones(12))),
+    "masked_scatter_ mask columns": ("masked_scatter_", (np.ones((3, 5), bool), np.ones(12))),
+    "masked_scatter_ mask of more dims": ("masked_scatter_", (np.ones((1, 3, 4), bool),
+                                                            np.ones(12))),
+    "masked_scatter_ mask broadcast": ("masked_scatter_", (np.ones((3, 1), bool), np.ones(12))),
+    "index_fill_ 2-D index": ("index_fill_", (0, _A([[0, 1]]), 1.0)),
+    "index_fill_ value of one dim": ("index_fill_", (0, _A([[0, 1]], np.int32), np.ones(2))),
+    "index_put_ too many indices": ("index_put_", ((_A([0, 1]), _A([0, 1]), _A([0, 1])),
+                                                   np.ones(1))),
+    "index_put_ values dtype": ("index_put_", ((_A([0, 1]),), np.ones(4, np.float32))),
+    "index_put_ mask shape": ("index_put_", ((_A([True, False]),), np.ones(4))),
+    "index_put_ mask of more dims": ("index_put_", ((np.ones((3, 4, 2), bool),), _A(1.0))),
+    "index_put_ mask after an index": ("index_put_", ((_A([0]), np.ones((4, 2), bool)), _A(1.0))),
+}
+
+
+@pytest.mark.parametrize("case", FAMILY_ERRORS)
+def test_scatter_family_errors_as_torch(case):
+    name, args = FAMILY_ERRORS[case]
+
+    def tensor(x):
+        if isinstance(x, tuple):
+            return tuple(tensor(y) for y in x)
+        return torch.from_numpy(np.array(x)) if isinstance(x, np.ndarray) else x
+
+    def outcome(call):
+        try:
+            call()
+            return "ok"
+        except Exception as e:  # noqa: BLE001 (class and words are the result)
+            return f"{type(e).__name__}: {e}"
+    t, u = np.zeros((3, 4)), np.zeros((3, 4))
+    want = outcome(lambda: getattr(torch.from_numpy(t), name)(*map(tensor, args)))
+    got = outcome(lambda: getattr(tl, name)(u, *args))
+    assert got == want
+    assert_same(u, t)

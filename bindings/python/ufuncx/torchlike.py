@@ -227,9 +227,10 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
     array([3, 1, 4])
     """
     _self(self)
-    if reduce not in _REDUCES:
+    if reduce not in _REDUCES and reduce not in ("max", "min"):
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # (torch's older names)
     if not isinstance(src, np.ndarray):
         raise TypeError("scatter_reduce_(): src must be an array")
     target, dim, index, src = _as_1d(self, dim, np.asarray(index), src)
@@ -372,9 +373,15 @@ def index_put_(self, indices, values, accumulate=False):
         if i.dtype == np.bool_:
             at = len(idx)
             if i.shape != self.shape[at:at + i.ndim]:
-                raise IndexError(f"The shape of the mask {list(i.shape)} at index {at} does not "
-                                 f"match the shape of the indexed tensor "
-                                 f"{list(self.shape[at:at + i.ndim])} at index {at}")
+                j = next((j for j in range(min(i.ndim, self.ndim - at))
+                          if i.shape[j] != self.shape[at + j]), None)
+                if j is None:  # (more mask dims than self has left: torch reads its size)
+                    nd = max(self.ndim, 1)
+                    raise IndexError(f"Dimension out of range (expected to be in range of "
+                                     f"[{-nd}, {nd - 1}], but got {self.ndim})")
+                raise IndexError(f"The shape of the mask {list(i.shape)} at index {j} does not "
+                                 f"match the shape of the indexed tensor {list(self.shape)} at "
+                                 f"index {at + j}")
             idx.extend(i.nonzero())
         elif i.dtype in (np.int64, np.int32):
             idx.append(i)
@@ -578,14 +585,17 @@ def index_fill_(self, dim, index, value):
     """
     _self(self)
     index = np.asarray(index)
-    if not _is_int64(index):
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
     value = np.asarray(value)
     if value.ndim:
         raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
+    if not _is_int64(index):
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
     target = self.reshape(1) if self.ndim == 0 else self
-    if _other_dim_empty(target, _wrap_dim(dim, self.ndim)):
+    wrapped = _wrap_dim(dim, self.ndim)
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if _other_dim_empty(target, wrapped):
         return self
     dim, positions = _dim_index("index_fill_", target, dim, index, wrap=True)
     if target.size == 0 or positions.size == 0:
@@ -661,6 +671,22 @@ def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
     return self
 
 
+def _check_expand(a, shape):
+    """torch's expand(a, shape) errors: a may not have more dims than
+    shape, and each of its dims (from the last) equals shape's or is 1."""
+    shape, have = list(shape), list(a.shape)
+    if len(have) > len(shape):
+        raise RuntimeError(f"expand(CPU{_torch_name(a.dtype)}Type{{{have}}}, size={shape}): the "
+                           f"number of sizes provided ({len(shape)}) must be greater or equal to "
+                           f"the number of dimensions in the tensor ({len(have)})")
+    for i in range(len(shape) - 1, -1, -1):
+        j = i - (len(shape) - len(have))
+        if j >= 0 and have[j] not in (1, shape[i]):
+            raise RuntimeError(f"The expanded size of the tensor ({shape[i]}) must match the "
+                               f"existing size ({have[j]}) at non-singleton dimension {i}.  "
+                               f"Target sizes: {shape}.  Tensor sizes: {have}")
+
+
 def masked_scatter_(self, mask, source):
     """Tensor.masked_scatter_: the positions where `mask` (broadcast to
     `self`) is true take `source`'s elements, in order.
@@ -696,12 +722,8 @@ def masked_scatter_(self, mask, source):
     if source.dtype != self.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
                            f"got{_torch_name(self.dtype)} and {_torch_name(source.dtype)}")
-    try:
-        mask = np.broadcast_to(mask, self.shape)
-    except ValueError:
-        raise RuntimeError(f"The size of tensor a ({mask.shape[-1] if mask.ndim else 1}) must "
-                           f"match the size of tensor b ({self.shape[-1] if self.ndim else 1}) "
-                           f"at non-singleton dimension {self.ndim - 1}") from None
+    _check_expand(mask, self.shape)
+    mask = np.broadcast_to(mask, self.shape)
     target = self.reshape(1) if self.ndim == 0 else self
     where = mask.reshape(target.shape).nonzero()
     count = where[0].size
@@ -747,8 +769,9 @@ def put_(self, index, source, accumulate=False):
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
                            f"{_torch_name(index.dtype)}")
     if source.dtype != self.dtype:
-        raise RuntimeError(f"put_(): self ({_torch_name(self.dtype)}) and source "
-                           f"({_torch_name(source.dtype)}) must have the same scalar type")
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_torch_name(self.dtype)} and source.dtype = "
+                           f"{_torch_name(source.dtype)}")
     if source.size != index.size:
         raise IndexError(f"put_(): Expected source and index to have the same number of "
                          f"elements, but got source.numel() = {source.size}, index.numel() = "

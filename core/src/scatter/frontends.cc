@@ -30,10 +30,29 @@ struct Lowered {
   Shape indexed_shape;
 };
 
+// torch's names of the dtypes its messages print.
+std::string TorchName(DType t) {
+  switch (t) {
+    case DType::kBool: return "Bool";
+    case DType::kInt8: return "Char";
+    case DType::kUInt8: return "Byte";
+    case DType::kInt16: return "Short";
+    case DType::kInt32: return "Int";
+    case DType::kInt64: return "Long";
+    case DType::kFloat16: return "Half";
+    case DType::kBFloat16: return "BFloat16";
+    case DType::kFloat32: return "Float";
+    case DType::kFloat64: return "Double";
+    case DType::kComplex64: return "ComplexFloat";
+    case DType::kComplex128: return "ComplexDouble";
+    default: return Name(t);
+  }
+}
+
 Lowered LowerLeading(const ArrayView& a, std::span<const ArrayView> indices) {
   if (indices.empty() || static_cast<int>(indices.size()) > a.ndim()) {
-    throw IndexError("too many indices for array: array is " + std::to_string(a.ndim()) +
-                     "-dimensional, but " + std::to_string(indices.size()) + " were indexed");
+    throw IndexError("too many indices for tensor of dimension " + std::to_string(a.ndim()) +
+                     " (got " + std::to_string(indices.size()) + ")");
   }
   std::vector<const Shape*> shapes;
   for (const ArrayView& i : indices) {
@@ -303,8 +322,8 @@ void IndexAdd(const ArrayView& self, int64_t dim, const ArrayView& index,
                        " source.shape = " + ListString(source.shape));
   }
   if (source.dtype != self.dtype) {
-    throw RuntimeError(std::string("index_add_(): self (") + Name(self.dtype) + ") and source (" +
-                       Name(source.dtype) + ") must have the same scalar type");
+    throw RuntimeError("index_add_(): self (" + TorchName(self.dtype) + ") and source (" +
+                       TorchName(source.dtype) + ") must have the same scalar type");
   }
   ArrayView idx = index;
   if (idx.ndim() == 0) {
@@ -339,8 +358,8 @@ void IndexPut(const ArrayView& self, std::span<const ArrayView> indices, const A
               bool accumulate) {
   if (values.dtype != self.dtype) {
     throw RuntimeError(std::string("Index put requires the source and destination dtypes match, "
-                                   "got ") + Name(self.dtype) + " for the destination and " +
-                       Name(values.dtype) + " for the source.");
+                                   "got ") + TorchName(self.dtype) + " for the destination and " +
+                       TorchName(values.dtype) + " for the source.");
   }
   for (const ArrayView& i : indices) CheckNoOverlap(self, i);
   CheckNoOverlap(self, values);
