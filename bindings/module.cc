@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -434,13 +435,15 @@ PYBIND11_MODULE(_core, m) {
       });
   m.def("_at", [](pyb::handle ufunc, pyb::handle a, pyb::handle index, pyb::handle b) {
         // ufunc.at with one integer index array: the C++ front end directly.
+        // (b None: a unary ufunc)
         const Ufunc& u = UfuncOf(ufunc, "ufunc");
-        const ArrayView av = TargetView(a, "operand"), iv = InputView(index, "scatter_indices"),
-                        bv = InputView(b, "updates");
+        const ArrayView av = TargetView(a, "operand"), iv = InputView(index, "scatter_indices");
+        std::optional<ArrayView> bv;
+        if (!b.is_none()) bv = InputView(b, "updates");
         const FpErrors fp;
         {
           pyb::gil_scoped_release release;
-          At(u, av, std::span<const ArrayView>(&iv, 1), &bv);
+          At(u, av, std::span<const ArrayView>(&iv, 1), bv ? &*bv : nullptr);
         }
         fp.Report(u, u.name().c_str());
       });

@@ -297,12 +297,11 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
         "No loop matching the specified signature and casting was found for "
         "ufunc " + name_);
   }
-  std::string types;
-  for (int i = 0; i < nin_; ++i) types += (i ? ", " : "") + DTypeRepr(in[i]);
+  // (NumPy's words exactly: it names no types here)
   throw TypeError("ufunc '" + name_ +
                   "' not supported for the input types, and the inputs could "
                   "not be safely coerced to any supported types according to "
-                  "the casting rule ''safe'' (input types: " + types + ")");
+                  "the casting rule ''safe''");
 }
 
 CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,

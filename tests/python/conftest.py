@@ -103,6 +103,16 @@ def random_values(dtype, n, rng):
             + 1j * random_values(np.empty(0, dt).real.dtype, n, rng)).astype(dt)
 
 
+def outcome(call):
+    """What call() ends with, for comparing against an oracle: "ok", or the
+    exception's class and words."""
+    try:
+        call()
+        return "ok"
+    except Exception as e:  # noqa: BLE001 (class and words are the result)
+        return f"{type(e).__name__}: {e}"
+
+
 def assert_same(actual, expected, ulp=0, what=""):
     """Bit-identical for ints and bools; floats equal (NaN == NaN, same
     infinities) within `ulp` units in the last place."""

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import ufuncx as ux
-from conftest import TABLE, assert_same, numpy_ufunc_names
+from conftest import TABLE, assert_same, numpy_ufunc_names, outcome
 
 AT_UFUNCS = [n for n in numpy_ufunc_names() if getattr(np, n).nout == 1]
 
@@ -569,3 +569,39 @@ def test_small_calls_check_every_index_first(rng):
     with pytest.raises(ValueError, match="negative integer powers"):
         ux.power.at(t, [0, 1], np.array([2, -1]))
     assert_same(t, np.arange(1, 6))
+
+
+EMPTY_SELECTIONS = {
+    # an integer beside an index that selects nothing is still checked
+    "int beside an all-false mask": ((4, 1, 1), (np.zeros(4, bool), -2)),
+    "int beside an empty array": ((1, 1, 1), (np.array([], np.int64), 0, -2)),
+    "int before an empty mask": ((3, 1), (3, np.array([False]))),
+    # an index array beside an empty slice is checked, an empty broadcast is not
+    "array beside an empty slice": ((3, 3), (slice(3, None), np.array([5]))),
+    "array after an empty slice": ((3, 3, 1), (np.array([-3, 3, 0]), slice(3, None), 0)),
+    "empty broadcast": ((3, 3), (np.array([5]), np.zeros(0, np.int64))),
+    "empty broadcast of 2-D": ((3, 3), (np.zeros((0, 1), np.int64), np.array([[7, 8]]))),
+    # a target with an empty window: each index still lands on a row
+    "one array into an empty window": ((3, 0), np.array([5])),
+    "a negative one into an empty window": ((3, 0), np.array([2, -3, -9])),
+    "arrays around an empty window": ((3, 0, 2), (np.array([1]), slice(None), np.array([7]))),
+}
+
+
+@pytest.mark.parametrize("case", EMPTY_SELECTIONS)
+def test_indices_beside_empty_selections_are_checked_as_numpy_does(case):
+    shape, index = EMPTY_SELECTIONS[case]
+    a, b = np.zeros(shape), np.zeros(shape)
+    assert outcome(lambda: ux.add.at(b, index, 1.0)) == outcome(lambda: np.add.at(a, index, 1.0))
+    assert_same(b, a)
+
+
+@pytest.mark.parametrize("index", [(4, -2), (np.array([0, -1]), np.array([-1, 9])), (-3,),
+                                   (slice(None), 5)])
+def test_a_missing_loop_is_reported_before_a_bad_index(index):
+    # NumPy resolves the loop first: invert of floats, bitwise_and of complex
+    for name, dtype, extra in [("invert", np.float16, ()), ("bitwise_and", np.complex128, (1,))]:
+        a = np.zeros((2, 2), dtype)
+        want = outcome(lambda: getattr(np, name).at(a, index, *extra))
+        assert want.startswith("TypeError")
+        assert outcome(lambda: getattr(ux, name).at(a, index, *extra)) == want

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ufuncx as ux
-from conftest import assert_same
+from conftest import assert_same, outcome
 
 import torch  # noqa: E402  (the oracle; tools/test.sh installs torch==2.13.0)
 
@@ -500,7 +500,7 @@ def test_index_functions_check_arguments_as_torch(name, case):
               np.arange(1.0, 1.0 + np.prod(source_shape)).reshape(source_shape))
     extra = ("prod",) if name == "index_reduce_" else ()
 
-    def outcome(self, call):
+    def outcome_and_self(self, call):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             try:
@@ -510,10 +510,10 @@ def test_index_functions_check_arguments_as_torch(name, case):
                 return f"{type(e).__name__}: {e}", None
     t = np.zeros(shape)
     as_tensor = lambda a: torch.from_numpy(np.array(a))  # noqa: E731 (keeps 0-d arrays 0-d)
-    want = outcome(t, lambda: getattr(torch.from_numpy(t), name)(dim, as_tensor(index),
-                                                                 as_tensor(source), *extra))
+    want = outcome_and_self(t, lambda: getattr(torch.from_numpy(t), name)(
+        dim, as_tensor(index), as_tensor(source), *extra))
     u = np.zeros(shape)
-    got = outcome(u, lambda: getattr(tl, name)(u, dim, index, source, *extra))
+    got = outcome_and_self(u, lambda: getattr(tl, name)(u, dim, index, source, *extra))
     assert got[0] == want[0]
     if want[1] is not None:
         assert_same(got[1], want[1])
@@ -584,12 +584,6 @@ def test_scatter_family_errors_as_torch(case):
             return tuple(tensor(y) for y in x)
         return torch.from_numpy(np.array(x)) if isinstance(x, np.ndarray) else x
 
-    def outcome(call):
-        try:
-            call()
-            return "ok"
-        except Exception as e:  # noqa: BLE001 (class and words are the result)
-            return f"{type(e).__name__}: {e}"
     t, u = np.zeros((3, 4)), np.zeros((3, 4))
     want = outcome(lambda: getattr(torch.from_numpy(t), name)(*map(tensor, args)))
     got = outcome(lambda: getattr(tl, name)(u, *args))

@@ -90,15 +90,21 @@ def lower_index(a, index):
     if not has_arrays:
         view = a[tuple(items) + (Ellipsis,)]  # a 0-d view, never a scalar
         return (view, np.zeros((0,), np.intp), 0, [], view.shape, list(range(view.ndim)))
-    basic, positions, arrays, pos = [], [], [], 0
+    basic, positions, arrays, axes, pos, axis = [], [], [], [], 0, 0
     for it in items:
+        if isinstance(it, int) and not -a.shape[axis] <= it < a.shape[axis]:
+            # (checked here too: broadcast with an empty array it would index nothing)
+            raise IndexError(f"index {it} is out of bounds for axis {axis} with size "
+                             f"{a.shape[axis]}")
         if isinstance(it, (int, np.ndarray)):
             basic.append(slice(None))
             positions.append(pos)
             arrays.append(np.asarray(it))
+            axes.append(axis)
         else:
             basic.append(it)
         pos += 1
+        axis += it is not None
     view = a[tuple(basic)]
     if len(arrays) > 1:
         if math.prod(_broadcast_shape(arrays)) >= 2**63:
@@ -106,6 +112,16 @@ def lower_index(a, index):
         arrays = np.broadcast_arrays(*arrays)
     bshape = arrays[0].shape
     rest = [d for d in range(view.ndim) if d not in positions]
+    if 0 in view.shape and math.prod(bshape):
+        # An empty slice leaves nothing to update, and the planner nothing
+        # to check; NumPy still checks each index array (not an empty
+        # broadcast of them).
+        for arr, ax in zip(arrays, axes):
+            n = a.shape[ax]
+            bad = (arr < -n) | (arr >= n)
+            if bad.any():
+                raise IndexError(f"index {arr[bad].flat[0]} is out of bounds for axis {ax} with "
+                                 f"size {n}")
     adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
     if adjacent:
         p0 = positions[0]
@@ -159,7 +175,14 @@ def ufunc_at(self, a, indices, b=None, /):
         # which lowers it the same way without the Python steps below.
         _core._at(self, a, indices, b)  # (the planner copies what aliases a)
         return
-    view, idx, ivd, positions, shape, window_dims = lower_index(a, indices)
+    try:
+        view, idx, ivd, positions, shape, window_dims = lower_index(a, indices)
+    except IndexError:
+        # NumPy resolves the loop before it reads the index: with no loop for
+        # these types that TypeError comes first (an empty scatter finds out)
+        probe = a.reshape(-1)[:1] if a.size else np.zeros(1, a.dtype)
+        _core._at(self, probe, np.zeros(0, np.intp), None if b is None else b.reshape(-1)[:0])
+        raise
     if b is None:
         upd = np.broadcast_to(np.zeros((), view.dtype), shape)
     else:

@@ -777,6 +777,8 @@ def put_(self, index, source, accumulate=False):
                          f"elements, but got source.numel() = {source.size}, index.numel() = "
                          f"{index.size}")
     index = index.reshape(-1).astype(np.int64, copy=False)  # (native order)
+    if self.size == 0 and index.size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
     bad = (index < -self.size) | (index >= self.size)
     if bad.any():
         raise IndexError(f"out of range: tried to access index {int(index[bad][0])} on a tensor "

@@ -49,10 +49,13 @@ std::string TorchName(DType t) {
   }
 }
 
-Lowered LowerLeading(const ArrayView& a, std::span<const ArrayView> indices) {
+// (torch: index_put_'s words for too many indices; else NumPy's)
+Lowered LowerLeading(const ArrayView& a, std::span<const ArrayView> indices, bool torch) {
   if (indices.empty() || static_cast<int>(indices.size()) > a.ndim()) {
-    throw IndexError("too many indices for tensor of dimension " + std::to_string(a.ndim()) +
-                     " (got " + std::to_string(indices.size()) + ")");
+    const std::string n = std::to_string(indices.size()), nd = std::to_string(a.ndim());
+    throw IndexError(torch ? "too many indices for tensor of dimension " + nd + " (got " + n + ")"
+                           : "too many indices for array: array is " + nd +
+                                 "-dimensional, but " + n + " were indexed");
   }
   std::vector<const Shape*> shapes;
   for (const ArrayView& i : indices) {
@@ -175,7 +178,7 @@ ScatterReport At(const Ufunc& u, const ArrayView& a, std::span<const ArrayView> 
   if (b && indices.size() == 1 && internal::TinyAt(u, a, indices[0], *b)) {
     return ScatterReport{ScatterPlan::kElement, IndexSource::kColumn, indices[0].size(), 0};
   }
-  Lowered l = LowerLeading(a, indices);
+  Lowered l = LowerLeading(a, indices, false);
   ScatterRequest r;
   r.operands = {a};
   r.indices = l.indices;
@@ -345,6 +348,8 @@ void IndexAdd(const ArrayView& self, int64_t dim, const ArrayView& index,
   r.combiner = &GetUfunc("add");
   r.bounds = Bounds::kRaise;
   r.casting = Casting::kNo;
+  // (self of 2+ dims and no elements: torch returns before reading an index)
+  if (self.ndim() > 1 && self.size() == 0) return;
   // torch's wording: its scatter_add_ kernel's, else its slice kernel's.
   if (scatter_kernel) return AsTorchError(dim, self.shape, [&] { Scatter(r); });
   try {
@@ -365,7 +370,7 @@ void IndexPut(const ArrayView& self, std::span<const ArrayView> indices, const A
   CheckNoOverlap(self, values);
   Lowered l;
   try {
-    l = LowerLeading(self, indices);
+    l = LowerLeading(self, indices, true);
   } catch (const IndexError& e) {
     if (std::string(e.what()).rfind("shape mismatch", 0) != 0) throw;
     std::string msg = "shape mismatch: indexing tensors could not be broadcast together with shapes";
@@ -388,6 +393,19 @@ void IndexPut(const ArrayView& self, std::span<const ArrayView> indices, const A
   r.dims.index_vector_dim = l.ivd;
   r.combiner = accumulate ? &GetUfunc("add") : nullptr;
   r.bounds = Bounds::kWrapThenRaise;
+  if (self.size() == 0) {
+    // torch refuses a non-empty index into an indexed dim of size 0, and
+    // otherwise reads no index of an empty self
+    const int64_t k = static_cast<int64_t>(l.positions.size());
+    const bool empty_dim = std::any_of(self.shape.begin(), self.shape.begin() + k,
+                                       [](int64_t n) { return n == 0; });
+    const int64_t picks = l.ivd ? ShapeSize(Shape(r.indices.shape.begin(),
+                                                  r.indices.shape.begin() + l.ivd)) : 1;
+    if (empty_dim && picks > 0) {
+      throw IndexError("index is out of bounds for dimension with size 0");
+    }
+    return;
+  }
   try {
     Scatter(r);
   } catch (const internal::ScatterIndexError& e) {

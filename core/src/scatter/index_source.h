@@ -190,6 +190,22 @@ class Walker {
       hi[i] = c_.window_shape[i];
     }
     if (c_.window_size == 0) {
+      // Nothing to write; a raising policy still checks the start index of
+      // every dim outside the window (NumPy's at checks an index array
+      // beside an empty slice).
+      for (int d = 0; policy_.raises() && d < rank_; ++d) {
+        const bool window_dim = std::find(c_.window_operand_dim.begin(),
+                                          c_.window_operand_dim.end(), d) !=
+                                c_.window_operand_dim.end();
+        if (window_dim || (fs[d] >= 0 && fs[d] <= c_.operand_shape[d] - c_.window_extent[d])) {
+          continue;
+        }
+        // (the index as given: a wrapped one still negative was size lower)
+        int64_t given = fs[d] < 0 && policy_.wraps() ? fs[d] - c_.operand_shape[d] : fs[d];
+        int64_t unused_lo = 0, unused_hi = 1;
+        (void)policy_.Fit(&given, c_.operand_shape[d], c_.window_extent[d], false, d,
+                          &unused_lo, &unused_hi);
+      }
       *kept = 0;
       return true;
     }

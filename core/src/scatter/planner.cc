@@ -45,6 +45,13 @@ ScatterReport ScatterUnguarded(const ScatterRequest& r) {
   ScatterReport report;
   report.plan = choice.plan;
   report.source = choice.source;
+  if (num_updates == 0 && c.num_rows > 0 &&
+      (r.bounds == Bounds::kRaise || r.bounds == Bounds::kWrapThenRaise)) {
+    // Empty windows: nothing to write, but every index is still checked
+    // (NumPy's at checks an index array beside an empty slice).
+    Walker(r, c).Run(true, [](const Element&) {});
+    return report;
+  }
   if (choice.source == IndexSource::kColumn) {
     switch (choice.plan) {
       case ScatterPlan::kElement: report.updates_skipped = RunElement(in); break;
