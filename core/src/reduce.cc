@@ -197,6 +197,11 @@ ReducePlan Ufunc::PlanReduce(const ArrayView& a, const ReduceOptions& opt,
     else if (opt.keepdims) plan.shape.push_back(1);
   }
   plan.loop = &ResolveReduceLoop(*this, "reduce", a.dtype, opt.dtype, out);
+  // (here, as NumPy checks it: after the loop, before initial is read)
+  if (std::count(plan.reduced.begin(), plan.reduced.end(), true) > 1 && !reorderable_) {
+    throw ValueError("reduction operation '" + name_ +
+                     "' is not reorderable, so at most one axis may be specified");
+  }
   return plan;
 }
 
@@ -222,10 +227,6 @@ void Ufunc::RunReduce(const ReducePlan& plan, const ArrayView& a, const ArrayVie
   const Loop& loop = *plan.loop;
   const ArrayView* out = &out_view;
   const int nreduced = static_cast<int>(std::count(reduced.begin(), reduced.end(), true));
-  if (nreduced > 1 && !reorderable_) {
-    throw ValueError("reduction operation '" + name_ +
-                     "' is not reorderable, so at most one axis may be specified");
-  }
   int64_t count = 1;
   for (int d = 0; d < nd; ++d) {
     if (reduced[static_cast<size_t>(d)]) count *= a.shape[static_cast<size_t>(d)];

@@ -494,3 +494,26 @@ def test_masked_float_sum_runs_cross_rows_as_numpys_buffer(shape, axis):
         got = ux.add.reduce(a, axis=axis, where=mask)
         want = np.add.reduce(a, axis=axis, where=mask)
         assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (got, want)
+
+
+def test_a_non_reorderable_reduce_over_axes_is_refused_before_initial_is_read():
+    # NumPy: the loop, then the axes, then initial (-1 does not fit uint8)
+    a = np.zeros((1, 4), np.uint8)
+    for m in (np, ux):
+        with pytest.raises(ValueError, match="'remainder' is not reorderable"):
+            m.remainder.reduce(a, axis=None, keepdims=True, initial=-1)
+
+
+def test_transcendental_reduce_folds_in_order():
+    # out = f(out, x) element after element. (NumPy's AVX-512 arctan2 and
+    # power loops, given the reduce's aliased accumulator, compute every
+    # element from the first and keep the last: 2.8198 here; its AVX2 and
+    # baseline loops fold, as ufuncx does.)
+    import math
+    x = np.array([0.5, 2.0, -1.5])
+    fold = pytest.approx  # (each step within an ULP or so of libm's)
+    assert ux.arctan2.reduce(x) == fold(math.atan2(math.atan2(0.5, 2.0), -1.5), rel=1e-14)
+    assert ux.arctan2.reduce(x, initial=1.0) == fold(
+        math.atan2(math.atan2(math.atan2(1.0, 0.5), 2.0), -1.5), rel=1e-14)
+    y = np.array([1.5, 0.5, 3.0])
+    assert ux.power.reduce(y) == fold((1.5 ** 0.5) ** 3.0, rel=1e-14)
