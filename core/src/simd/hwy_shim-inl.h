@@ -283,6 +283,28 @@ HWY_INLINE void MaskToBytesPacked(D d, MaskAt mask, uint8_t* out) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), ones);
     return;
   }
+  // 64-bit lanes: three rounds of packs (each mask appears twice after the
+  // first two, once after the third), then one qword permute and one
+  // in-half byte shuffle to put the 32 bytes in order: 9 shuffles where
+  // the chain of ConcatEven below takes 14 (held to AVX2, 1e5 float64
+  // isnan 18.2-19.9 -> 17.5 us, int64 equal 18.7-20.2 -> 15.4-15.7 us;
+  // NumPy 13.3-14.5 and 14.4-15.0).
+  if constexpr (kMasks == 8) {
+    const hn::RebindToSigned<D> di;
+    auto v = [&](size_t k) { return hn::BitCast(di, hn::VecFromMask(d, mask(k))).raw; };
+    const __m256i ab = _mm256_packs_epi16(_mm256_packs_epi32(v(0), v(1)),
+                                          _mm256_packs_epi32(v(2), v(3)));
+    const __m256i cd = _mm256_packs_epi16(_mm256_packs_epi32(v(4), v(5)),
+                                          _mm256_packs_epi32(v(6), v(7)));
+    // bytes: [m0 m1 m4 m5 m8 m9 m12 m13, m16 .. m29 | m2 m3 m6 m7 .. m15, m18 .. m31]
+    const __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi16(ab, cd), 0xD8);
+    // halves: [m0 m1 m4 m5 m8 m9 m12 m13 m2 m3 m6 m7 m10 m11 m14 m15 | the same from m16]
+    const __m256i order = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
+                                           0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+    const __m256i ones = _mm256_abs_epi8(_mm256_shuffle_epi8(p, order));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), ones);
+    return;
+  }
 #endif
   if constexpr (kMasks == 1) {
     MaskToBytes(d, mask(0), out);
