@@ -93,12 +93,25 @@ inline C CDiv(C a, C b) {  // Smith's algorithm
   const R scl = R(1) / (bi + br * rat);
   return C((ar * rat + ai) * scl, (ai * rat - ar) * scl);
 }
-// Lexicographic complex order with NumPy's NaN rules, and its flags: its C
-// compares (xr < yr, then xi < yi only when xr == yr) signal, so invalid is
-// raised when a real part is NaN, or the real parts are equal and an
-// imaginary part is NaN. Here the compares are quiet and the flag explicit,
-// whatever instructions the compiler picks.
+// Lexicographic complex order with NumPy's NaN rules. CLtOrder/CLeOrder
+// only order (maximum and minimum, which report no flag); CLt/CLe also
+// raise NumPy's flags: its C compares (xr < yr, then xi < yi only when
+// xr == yr) signal, so invalid is raised when a real part is NaN, or the
+// real parts are equal and an imaginary part is NaN. Their compares are
+// quiet and the flag explicit, whatever instructions the compiler picks.
+// (Complex128 fmax at 1e3: 1.5 us with CLtOrder's short-circuit form,
+// NumPy's 1.6; through CLt, flags and all, 5.0; with & and | 3.7.)
 inline void RaiseInvalid() { std::feraiseexcept(FE_INVALID); }
+template <class C>
+inline bool CLtOrder(C x, C y) {
+  return (x.real() < y.real() && !std::isnan(x.imag()) && !std::isnan(y.imag())) ||
+         (x.real() == y.real() && x.imag() < y.imag());
+}
+template <class C>
+inline bool CLeOrder(C x, C y) {
+  return (x.real() < y.real() && !std::isnan(x.imag()) && !std::isnan(y.imag())) ||
+         (x.real() == y.real() && x.imag() <= y.imag());
+}
 template <class C>
 inline void CompareSignals(C x, C y) {
   if (std::isnan(x.real()) || std::isnan(y.real()) ||
@@ -119,7 +132,7 @@ inline bool CLe(C x, C y) {
          (x.real() == y.real() && std::islessequal(x.imag(), y.imag()));
 }
 template <class C>
-inline bool CGe(C x, C y) { return CLe(y, x); }
+inline bool CGeOrder(C x, C y) { return CLeOrder(y, x); }
 
 // ---------------------------------------------------------------- arithmetic
 
@@ -421,7 +434,7 @@ struct Maximum {
       const float x = static_cast<float>(a), y = static_cast<float>(b);
       return std::isnan(x) || x > y ? a : b;
     } else if constexpr (std::is_same_v<T, bool>) return a || b;
-    else if constexpr (kIsComplex<T>) return (IsNaN(a) || CGe(a, b)) ? a : b;
+    else if constexpr (kIsComplex<T>) return (IsNaN(a) || CGeOrder(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
     else return std::isnan(b) ? b : GreaterOf(a, b);  // see above
   }
@@ -435,7 +448,7 @@ struct Minimum {
       const float x = static_cast<float>(a), y = static_cast<float>(b);
       return std::isnan(x) || x < y ? a : b;
     } else if constexpr (std::is_same_v<T, bool>) return a && b;
-    else if constexpr (kIsComplex<T>) return (IsNaN(a) || CLe(a, b)) ? a : b;
+    else if constexpr (kIsComplex<T>) return (IsNaN(a) || CLeOrder(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
     else return std::isnan(b) ? b : LesserOf(a, b);  // see above
   }
@@ -449,7 +462,7 @@ struct Fmax {
       const float x = static_cast<float>(a), y = static_cast<float>(b);
       return std::isnan(y) || x > y ? a : b;
     } else if constexpr (std::is_same_v<T, bool>) return a || b;
-    else if constexpr (kIsComplex<T>) return (IsNaN(b) || CGe(a, b)) ? a : b;
+    else if constexpr (kIsComplex<T>) return (IsNaN(b) || CGeOrder(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
     else return std::isnan(a) ? b : GreaterOf(a, b);  // see above
   }
@@ -463,7 +476,7 @@ struct Fmin {
       const float x = static_cast<float>(a), y = static_cast<float>(b);
       return std::isnan(y) || x < y ? a : b;
     } else if constexpr (std::is_same_v<T, bool>) return a && b;
-    else if constexpr (kIsComplex<T>) return (IsNaN(b) || CLe(a, b)) ? a : b;
+    else if constexpr (kIsComplex<T>) return (IsNaN(b) || CLeOrder(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
     else return std::isnan(a) ? b : LesserOf(a, b);  // see above
   }
