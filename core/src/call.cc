@@ -269,11 +269,12 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
     }
     bool ok = true;
     for (int i = 0; i < nin_ && ok; ++i) ok = CanCast(in[i], l.types[i], Casting::kSafe);
-    // Two inputs sharing a loop type must share it through their common
-    // type: float8_e4m3fn with float8_e5m2 promotes to float32 (ml_dtypes),
-    // though both cast safely to bfloat16. (For NumPy's own types the
-    // safe-cast order is a lattice, so this never skips a loop.)
-    if (ok && nin_ == 2 && l.types[0] == l.types[1]) {
+    // Two ml_dtypes inputs sharing a loop type must share it through their
+    // common type: float8_e4m3fn with float8_e5m2 promotes to float32
+    // (ml_dtypes), though both cast safely to bfloat16. Not NumPy's own
+    // types: int8 and uint8 both cast safely to float16, whose loop NumPy
+    // takes (hypot of the two is float16), though they promote to int16.
+    if (ok && ml_input && nin_ == 2 && l.types[0] == l.types[1]) {
       ok = CanCast(PromoteTypes(in[0], in[1]), l.types[0], Casting::kSafe);
     }
     if (ok) return l;
@@ -343,6 +344,9 @@ CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,
     if (o && !first_out) first_out = o;
   }
   if (first_out) shapes.push_back(&first_out->shape);
+  // (where= broadcasts with the operands, as NumPy's iterator takes it:
+  // a mask larger than the inputs makes the result larger)
+  if (opt.where) shapes.push_back(&opt.where->shape);
   plan.shape = internal::BroadcastShapes(shapes);
   for (const ArrayView* o : outputs) {
     if (o && o->shape != plan.shape) {

@@ -989,3 +989,47 @@ def test_integer_division_family_matches_numpy_at_the_edges(dtype):
                     except FloatingPointError as e:
                         outcome.append(str(e))
                 assert outcome[0] == outcome[1], (name, kind, outcome)
+
+
+@pytest.mark.parametrize("name,args", [("negative", (1.5,)), ("frexp", (1.5,)),
+                                       ("modf", (np.array([1.5, 2.5]),)),
+                                       ("divmod", (7.0, np.array([2.0, 3.0]))),
+                                       ("add", (np.ones(2), 1.0))])
+def test_where_broadcasts_with_the_inputs(name, args):
+    # NumPy's iterator takes where= as an operand: a mask larger than the
+    # inputs makes the results larger (the unmasked elements are whatever
+    # the new array holds, so only the masked ones are compared)
+    w = np.array([[True, False], [False, True]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # (where without out)
+        want = getattr(np, name)(*args, where=w)
+        got = getattr(ux, name)(*args, where=w)
+    want = want if isinstance(want, tuple) else (want,)
+    got = got if isinstance(got, tuple) else (got,)
+    for g, e in zip(got, want):
+        assert g.shape == e.shape == (2, 2) and g.dtype == e.dtype
+        assert_same(g[w], e[w])
+    out = np.zeros(2)
+    with pytest.raises(ValueError, match="non-broadcastable output operand with shape"):
+        ux.add(np.ones(2), 1.0, out=out, where=w)
+
+
+def outcome_dtype(call):
+    try:
+        with np.errstate(all="ignore"):
+            return call().dtype
+    except TypeError:
+        return TypeError
+
+
+def test_mixed_integer_inputs_resolve_loops_as_numpy():
+    # Each input is cast safely to the loop's type on its own (NumPy's
+    # linear search): int8 with uint8 takes hypot's float16 loop, though the
+    # two promote to int16.
+    codes = ["?", "b", "B", "h", "H", "i", "I", "l", "L"]
+    for name in ["hypot", "arctan2", "heaviside", "copysign", "nextafter", "logaddexp",
+                 "true_divide", "add", "power", "fmod", "float_power", "maximum"]:
+        for x, y in itertools.product(codes, repeat=2):
+            a, b = np.ones(2, x), np.ones(2, y)
+            want = outcome_dtype(lambda: getattr(np, name)(a, b))
+            assert outcome_dtype(lambda: getattr(ux, name)(a, b)) == want, (name, x, y)
