@@ -463,6 +463,25 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
       std::rethrow_exception(first);  // NumPy's message names the original types
     }
   }
+  // NumPy casts a weak scalar from its default type (int64, float64,
+  // complex128) to the loop's under the casting rule: 'equiv' refuses any
+  // other loop type ('no' lets it pass, as NumPy does).
+  if (opt.casting == Casting::kEquiv && call.plan.loop) {
+    for (size_t i = 0; i < inputs.size() && i < static_cast<size_t>(nin_); ++i) {
+      const auto& w = inputs[i].weak;
+      if (!w) continue;
+      using K = WeakScalar::Kind;
+      const DType own = w->kind == K::kInt     ? DType::kInt64
+                        : w->kind == K::kFloat ? DType::kFloat64
+                                               : DType::kComplex128;
+      const DType lt = call.plan.loop->types[i];
+      if (lt != own) {
+        throw TypeError(std::string("cannot cast Python ") +
+                        (w->kind == K::kInt ? "int" : w->kind == K::kFloat ? "float" : "complex") +
+                        " to " + Name(lt) + " under the casting rule 'equiv'");
+      }
+    }
+  }
   for (int o = 0; moved && o < nout_; ++o) {
     const auto& miss = call.plan.missing[static_cast<size_t>(nin_ + o)];
     const size_t present = static_cast<size_t>(std::count(miss.begin(), miss.end(), false));

@@ -1033,3 +1033,23 @@ def test_mixed_integer_inputs_resolve_loops_as_numpy():
             a, b = np.ones(2, x), np.ones(2, y)
             want = outcome_dtype(lambda: getattr(np, name)(a, b))
             assert outcome_dtype(lambda: getattr(ux, name)(a, b)) == want, (name, x, y)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "complex64"])
+@pytest.mark.parametrize("scalar", [1, 1.5, 1j])
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe"])
+def test_weak_scalars_under_strict_casting(dtype, scalar, casting):
+    # NumPy casts a Python scalar from int64 / float64 / complex128 to the
+    # loop's type under the rule: 'equiv' refuses any other type ("cannot
+    # cast Python int to float32 under the casting rule 'equiv'"), 'no'
+    # lets it pass
+    a = np.ones(2, dtype)
+    try:
+        want = np.add(a, scalar, casting=casting)
+    except TypeError as e:
+        with pytest.raises(TypeError) as got:
+            ux.add(a, scalar, casting=casting)
+        if "Python" in str(e) and "complex" not in str(e):
+            assert str(got.value) == str(e)
+        return
+    assert_same(ux.add(a, scalar, casting=casting), want)
