@@ -585,6 +585,10 @@ EMPTY_SELECTIONS = {
     "one array into an empty window": ((3, 0), np.array([5])),
     "a negative one into an empty window": ((3, 0), np.array([2, -3, -9])),
     "arrays around an empty window": ((3, 0, 2), (np.array([1]), slice(None), np.array([7]))),
+    # the axis named is the operand's, whatever None entries come before
+    "None before an empty slice": ((3, 3), (None, slice(3, None), np.array([5]))),
+    "None before a bad index": ((3, 3), (None, slice(None), np.array([5]))),
+    "Nones before a bad index": ((3, 3), (slice(None), None, None, np.array([7]))),
 }
 
 

@@ -2,11 +2,13 @@
 planner. This module only translates NumPy indexing into StableHLO scatter
 dimension numbers; it never loops over elements."""
 import math
+import re
 
 import numpy as np
 
 from . import _core, _override
 
+_VIEW_AXIS = re.compile(r"out of bounds for axis (\d+)")
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
               "and integer or boolean arrays are valid indices")
 
@@ -90,7 +92,7 @@ def lower_index(a, index):
     if not has_arrays:
         view = a[tuple(items) + (Ellipsis,)]  # a 0-d view, never a scalar
         return (view, np.zeros((0,), np.intp), 0, [], view.shape, list(range(view.ndim)))
-    basic, positions, arrays, axes, pos, axis = [], [], [], [], 0, 0
+    basic, positions, arrays, pos, axis = [], [], [], 0, 0
     for it in items:
         if isinstance(it, int) and not -a.shape[axis] <= it < a.shape[axis]:
             # (checked here too: broadcast with an empty array it would index nothing)
@@ -100,7 +102,6 @@ def lower_index(a, index):
             basic.append(slice(None))
             positions.append(pos)
             arrays.append(np.asarray(it))
-            axes.append(axis)
         else:
             basic.append(it)
         pos += 1
@@ -112,16 +113,6 @@ def lower_index(a, index):
         arrays = np.broadcast_arrays(*arrays)
     bshape = arrays[0].shape
     rest = [d for d in range(view.ndim) if d not in positions]
-    if 0 in view.shape and math.prod(bshape):
-        # An empty slice leaves nothing to update, and the planner nothing
-        # to check; NumPy still checks each index array (not an empty
-        # broadcast of them).
-        for arr, ax in zip(arrays, axes):
-            n = a.shape[ax]
-            bad = (arr < -n) | (arr >= n)
-            if bad.any():
-                raise IndexError(f"index {arr[bad].flat[0]} is out of bounds for axis {ax} with "
-                                 f"size {n}")
     adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
     if adjacent:
         p0 = positions[0]
@@ -190,8 +181,19 @@ def ufunc_at(self, a, indices, b=None, /):
             upd = b if b.shape == shape else np.broadcast_to(b, shape)
         except ValueError:
             raise ValueError("array is not broadcastable to correct shape") from None
-    _core._scatter([view], idx, [upd], window_dims, positions, [], [], positions, ivd,
-                   self, "wrap_raise")
+    try:
+        _core._scatter([view], idx, [upd], window_dims, positions, [], [], positions, ivd,
+                       self, "wrap_raise")
+    except IndexError as e:
+        # The planner names the view's axis; None entries add view axes
+        # that the operand does not have, so the message names a's axis.
+        m = _VIEW_AXIS.search(str(e))
+        nones = [it is None for it in _items(a, indices)]
+        if not m or not any(nones):
+            raise
+        k = int(m.group(1))
+        axis = k - sum(nones[:k + 1]) if k < len(nones) else k - sum(nones)
+        raise IndexError(str(e)[:m.start(1)] + str(axis) + str(e)[m.end(1):]) from None
 
 
 ufunc_at.__name__, ufunc_at.__qualname__ = "at", "ufunc.at"  # (in messages, as NumPy's)
