@@ -651,7 +651,9 @@ pyb::object PyUfunc::Invoke(const pyb::args& args, const pyb::kwargs& kwargs, bo
     const auto io = u.OuterInputs(in[0].array, in[1].array);
     in.assign(io.begin(), io.end());
   }
+  const FpErrors cast_fp;
   const PreparedCall call = u.Prepare(std::move(in), out_ptrs, opt);
+  cast_fp.ReportCast();
   for (int i = 0; i < nout; ++i) {
     const auto& fresh = call.new_outputs[static_cast<size_t>(i)];
     if (!fresh) continue;

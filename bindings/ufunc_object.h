@@ -45,6 +45,19 @@ class FpErrors {
     (*report)(bits, name);
   }
 
+  // After a weak Python scalar became its loop type: overflow to inf is
+  // NumPy's "overflow encountered in cast" (its scalar packing checks for
+  // nothing else); other flags the conversion raised are dropped.
+  void ReportCast() const {
+    const int raised = Raised();
+    if (!raised) return;
+    Clear();
+    if (!(raised & FE_OVERFLOW) || (IgnoredBits() & 2)) return;
+    static const pyb::object* report =
+        new pyb::object(pyb::module_::import("ufuncx._errstate").attr("report"));
+    (*report)(2, "cast");
+  }
+
  private:
   // The flags NumPy's current error state ignores (the report's bits), read
   // once per state: NumPy 2.x keeps the state in a context variable whose

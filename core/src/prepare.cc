@@ -122,6 +122,14 @@ ArrayView Scalar(DType t, char* p) {
   return v;
 }
 
+// Whether some loop takes inputs of different types (ldexp's "ei->e").
+bool MixedInputLoops(const std::vector<Loop>& loops, int nin) {
+  return std::any_of(loops.begin(), loops.end(), [nin](const Loop& l) {
+    return std::any_of(l.types.begin() + 1, l.types.begin() + nin,
+                       [&](DType t) { return t != l.types[0]; });
+  });
+}
+
 // The dtype NEP 50 gives a weak scalar beside the strong operands' type.
 // Sets *deferred when an int does not fit the type it takes: NumPy then
 // checks it against the loop's input type instead, once a loop is chosen.
@@ -370,7 +378,16 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
       continue;
     }
     bool def = false;
-    const DType t = WeakType(*inputs[i].weak, strong, traits_.comparison, ints_only, &def);
+    DType t = WeakType(*inputs[i].weak, strong, traits_.comparison, ints_only, &def);
+    // A ufunc whose loops take inputs of different types (ldexp) is NumPy's
+    // legacy linear search: beside integer arrays a weak int matches any
+    // integer or float input of a loop (ldexp(3, int32 array) is float16).
+    // Typed as the narrowest int, it is checked against the loop's type.
+    if (inputs[i].weak->kind == WeakScalar::Kind::kInt && strong && IsInteger(*strong) &&
+        !traits_.comparison && MixedInputLoops(loops(), nin_)) {
+      t = DType::kInt8;
+      def = true;
+    }
     deferred[i] = def;
     // A deferred int plans as a zero of its type; its value comes later.
     char* box = call.scalars[i].bytes;

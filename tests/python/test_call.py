@@ -955,6 +955,27 @@ def test_weak_python_int_matches_an_integer_loop_input_as_numpy():
     assert ux.ldexp(1.5, 3) == np.ldexp(1.5, 3)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint32",
+                                   "uint64", "float16", "float64"])
+@pytest.mark.parametrize("value", [3, -5, 300000, 2**63])
+def test_weak_python_int_mantissa_of_ldexp_as_numpy(dtype, value):
+    # ldexp's loops take two types (float, int): NumPy's linear search lets a
+    # Python int beside an integer array match the float16 input of 'ei->e'
+    # (ldexp(3, int32 array) is float16); beside bool it is int64 ('di->d').
+    import ufuncx as ux
+    e = np.array([1, 2], dtype=dtype)
+
+    def result(m):
+        try:
+            with np.errstate(over="ignore"):
+                r = m.ldexp(value, e)
+        except (TypeError, OverflowError) as err:
+            return type(err).__name__
+        return r.dtype, r.tolist()
+
+    assert result(ux) == result(np)
+
+
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"])
 def test_integer_division_family_matches_numpy_at_the_edges(dtype):
     # floor_divide, remainder, divmod and fmod on every pair of edge values

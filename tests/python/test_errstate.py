@@ -58,6 +58,14 @@ CASES = [
     ("float16 nextafter within range",
      lambda m: m.nextafter(np.array([1.0, 0.0, -6e-8], np.float16), np.float16(np.inf))),
     ("complex isnan", lambda m: m.isnan(np.array([complex(np.nan, 1), complex(1, np.inf)] * 9))),
+    # A weak Python scalar that overflows its loop's type: "in cast", in
+    # comparisons too; a tiny one that underflows reports nothing.
+    ("weak float overflows float32", lambda m: m.add(np.ones(2, np.float32), 1e300)),
+    ("weak float overflows float16 in a comparison",
+     lambda m: m.less(np.ones(2, np.float16), 1e10)),
+    ("weak int overflows float16", lambda m: m.ldexp(300000, np.array([1], np.int32))),
+    ("weak complex overflows complex64", lambda m: m.add(np.ones(2, np.complex64), 1e300j)),
+    ("weak float underflows float32 quietly", lambda m: m.multiply(np.ones(2, np.float32), 1e-50)),
 ]
 
 
