@@ -307,7 +307,7 @@ const Loop& Ufunc::ResolveUncached(const std::vector<Loop>& loops, std::span<con
 
 CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,
                      std::span<const ArrayView* const> outputs,
-                     const CallOptions& opt) const {
+                     const CallOptions& opt, std::span<const char> packed) const {
   if (static_cast<int>(inputs.size()) != nin_) {
     throw TypeError(name_ + "() takes " + std::to_string(nin_) +
                     " input arguments, got " + std::to_string(inputs.size()));
@@ -318,6 +318,7 @@ CallPlan Ufunc::Plan(std::span<const ArrayView> inputs,
   plan.loop = &ResolveLoop(in_types, opt);
   const bool logical = LogicalPromotion(*this, in_types, opt);
   for (int i = 0; i < nin_ && !logical; ++i) {
+    if (!packed.empty() && packed[static_cast<size_t>(i)]) continue;
     if (!CanCast(in_types[i], plan.loop->types[i], opt.casting)) {
       throw TypeError("Cannot cast ufunc '" + name_ + "' input " +
                       std::to_string(i) + " from " + DTypeRepr(in_types[i]) +

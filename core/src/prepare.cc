@@ -122,6 +122,39 @@ ArrayView Scalar(DType t, char* p) {
   return v;
 }
 
+// The type NumPy gives a Python scalar on its own (int64, float64,
+// complex128), which its casting checks start from.
+DType DefaultType(const WeakScalar& w) {
+  using K = WeakScalar::Kind;
+  return w.kind == K::kInt ? DType::kInt64 : w.kind == K::kFloat ? DType::kFloat64 : DType::kComplex128;
+}
+
+const char* PythonName(const WeakScalar& w) {
+  using K = WeakScalar::Kind;
+  return w.kind == K::kInt ? "int" : w.kind == K::kFloat ? "float" : "complex";
+}
+
+[[noreturn]] void RefuseUnderEquiv(const WeakScalar& w, DType t) {
+  throw TypeError(std::string("cannot cast Python ") + PythonName(w) + " to " + Name(t) +
+                  " under the casting rule 'equiv'");
+}
+
+// Whether a Python scalar goes into a loop input of type t under the rule
+// (NumPy's check for Python literals): an int into any integer, float or
+// complex type (its value is checked when it is packed), a float into any
+// float or complex type, a complex into complex types; anything else as its
+// default type casts.
+bool PythonScalarCasts(const WeakScalar& w, DType t, Casting casting) {
+  if (casting == Casting::kUnsafe) return true;
+  const Kind k = KindOf(t);
+  if (!IsMlDType(t)) {
+    if (k == Kind::kComplex) return true;
+    if (k == Kind::kFloat) return w.kind != WeakScalar::Kind::kComplex;
+    if (IsInteger(t)) return w.kind == WeakScalar::Kind::kInt;
+  }
+  return CanCast(DefaultType(w), t, casting);
+}
+
 // Whether some loop takes inputs of different types (ldexp's "ei->e").
 bool MixedInputLoops(const std::vector<Loop>& loops, int nin) {
   return std::any_of(loops.begin(), loops.end(), [nin](const Loop& l) {
@@ -141,6 +174,7 @@ DType WeakType(const WeakScalar& w, std::optional<DType> strong, bool comparison
   switch (w.kind) {
     case WeakScalar::Kind::kInt: {
       DType t = strong && k != Kind::kBool ? *strong : DType::kInt64;
+
       if (!IsInteger(t) && strong) return t;
       // Beyond every integer type, a comparison's answer is the sign's:
       // the int compares as +-inf (Materialized so), exactly by value.
@@ -377,6 +411,14 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
       else call.inputs.push_back(inputs[i].array);
       continue;
     }
+    // NumPy's logical promoter reads an int as a C long.
+    // So does a comparison beside bool (the int64 it takes there).
+    if ((traits_.logical || (traits_.comparison && strong && *strong == DType::kBool)) &&
+        (!opt.dtype || *opt.dtype == DType::kBool) &&
+        inputs[i].weak->kind == WeakScalar::Kind::kInt &&
+        !inputs[i].weak->FitsInteger(DType::kInt64)) {
+      throw OverflowError("Python int too large to convert to C long");
+    }
     bool def = false;
     DType t = WeakType(*inputs[i].weak, strong, traits_.comparison, ints_only, &def);
     // A ufunc whose loops take inputs of different types (ldexp) is NumPy's
@@ -453,8 +495,40 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
     given[o] = call.LoopView(static_cast<int>(o), *outputs[o]);
     given_ptrs[o] = &given[o];
   }
+  // Beside a comparison's integer operands a weak int compares by value
+  // (NumPy's Python-int comparison loops): no casting rule applies to it.
+  const auto by_value = [&](size_t i) {
+    return traits_.comparison && inputs[i].weak->kind == WeakScalar::Kind::kInt && strong &&
+           IsInteger(*strong);
+  };
+  // dtype= or signature= fix the loop, whatever the weak scalars are: NumPy
+  // packs each into its loop input's type (an int out of that type's range
+  // is OverflowError, under any casting rule) before the arrays' casts are
+  // checked; under 'equiv' it refuses them first.
+  if (any_weak && !core_ && (opt.dtype || !opt.signature.empty()) && !traits_.logical) {
+    std::vector<DType> trial;
+    for (const ArrayView& v : call.inputs) trial.push_back(v.dtype);
+    const Loop* fixed = nullptr;
+    try {
+      fixed = &ResolveLoop(trial, opt);
+    } catch (const TypeError&) {
+    }
+    for (size_t i = 0; fixed && i < inputs.size(); ++i) {
+      const auto& w = inputs[i].weak;
+      const DType t = fixed->types[i];
+      if (!w || by_value(i) || (t == call.inputs[i].dtype && !deferred[i])) continue;
+      if (opt.casting == Casting::kEquiv) RefuseUnderEquiv(*w, t);
+      if (!PythonScalarCasts(*w, t, opt.casting)) continue;  // (Plan names it)
+      if (t == DType::kBool && w->kind == WeakScalar::Kind::kInt && !w->FitsInteger(DType::kInt64)) {
+        throw OverflowError("Python int too large to convert to C long");
+      }
+      Materialize(*w, t, call.scalars[i].bytes);
+      call.inputs[i] = Scalar(t, call.scalars[i].bytes);
+      deferred[i] = 0;
+    }
+  }
   try {
-    call.plan = Plan(call.inputs, given_ptrs.span(), opt);
+    call.plan = Plan(call.inputs, given_ptrs.span(), opt, deferred.span());
   } catch (const TypeError&) {
     // No loop for a weak int typed as the float operands' type (ldexp(x, 3):
     // every loop takes an integer there). NumPy then lets the int match any
@@ -475,7 +549,7 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
     if (!retyped) throw;
     const std::exception_ptr first = std::current_exception();
     try {
-      call.plan = Plan(call.inputs, given_ptrs.span(), opt);
+      call.plan = Plan(call.inputs, given_ptrs.span(), opt, deferred.span());
     } catch (const TypeError&) {
       std::rethrow_exception(first);  // NumPy's message names the original types
     }
@@ -483,20 +557,13 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
   // NumPy casts a weak scalar from its default type (int64, float64,
   // complex128) to the loop's under the casting rule: 'equiv' refuses any
   // other loop type ('no' lets it pass, as NumPy does).
-  if (opt.casting == Casting::kEquiv && call.plan.loop) {
+  // (The logical promoter makes them bool without the rule.)
+  if (opt.casting == Casting::kEquiv && call.plan.loop && !traits_.logical) {
     for (size_t i = 0; i < inputs.size() && i < static_cast<size_t>(nin_); ++i) {
       const auto& w = inputs[i].weak;
-      if (!w) continue;
-      using K = WeakScalar::Kind;
-      const DType own = w->kind == K::kInt     ? DType::kInt64
-                        : w->kind == K::kFloat ? DType::kFloat64
-                                               : DType::kComplex128;
+      if (!w || by_value(i)) continue;
       const DType lt = call.plan.loop->types[i];
-      if (lt != own) {
-        throw TypeError(std::string("cannot cast Python ") +
-                        (w->kind == K::kInt ? "int" : w->kind == K::kFloat ? "float" : "complex") +
-                        " to " + Name(lt) + " under the casting rule 'equiv'");
-      }
+      if (lt != DefaultType(*w)) RefuseUnderEquiv(*w, lt);
     }
   }
   for (int o = 0; moved && o < nout_; ++o) {
@@ -513,6 +580,11 @@ PreparedCall Ufunc::PrepareFrom(std::span<const CallInput> inputs, CallInput* mo
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!deferred[i]) continue;
     const DType t = call.plan.loop->types[i];
+    if (!traits_.logical && !PythonScalarCasts(*inputs[i].weak, t, opt.casting)) {
+      throw TypeError("Cannot cast ufunc '" + name_ + "' input " + std::to_string(i) + " from " +
+                      internal::DTypeRepr(DefaultType(*inputs[i].weak)) + " to " + internal::DTypeRepr(t) +
+                      " with casting rule '" + CastingName(opt.casting) + "'");
+    }
     Materialize(*inputs[i].weak, t, call.scalars[i].bytes, traits_.logical);
     call.inputs[i] = Scalar(t, call.scalars[i].bytes);
   }

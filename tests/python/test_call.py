@@ -1074,3 +1074,45 @@ def test_weak_scalars_under_strict_casting(dtype, scalar, casting):
             assert str(got.value) == str(e)
         return
     assert_same(ux.add(a, scalar, casting=casting), want)
+
+
+def _class_or_result(call):
+    try:
+        with np.errstate(all="ignore"):
+            r = call()
+    except TypeError:
+        return "TypeError"
+    except (OverflowError, ValueError) as e:
+        return type(e).__name__
+    r = r if isinstance(r, tuple) else (r,)
+    return tuple((np.asarray(x).dtype, np.asarray(x).tobytes()) for x in r)
+
+
+@pytest.mark.parametrize("name", ["add", "maximum", "equal", "less", "logical_and", "left_shift",
+                                  "gcd", "ldexp", "divmod"])
+@pytest.mark.parametrize("casting", ["equiv", "no", "safe", "same_kind", "unsafe"])
+def test_weak_scalars_under_dtype_and_casting_as_numpy(name, casting):
+    # With dtype= the loop is fixed and NumPy packs a Python scalar into its
+    # input type: an int out of range is OverflowError under every rule
+    # (add(int8 array, 300, dtype=int8, casting='unsafe')), before the arrays'
+    # casts are checked; a float goes into float and complex types only.
+    # 'equiv' refuses Python scalars the loop takes in another type, except
+    # where NumPy compares a Python int by value or makes it bool (logical_*).
+    # Python ints beyond 64 bits beside bool are OverflowError as NumPy's
+    # C long. Left out: huge ints with dtype=bool or casting 'no'/'equiv', and
+    # comparisons under 'no'/'equiv' of an int outside the array's type (NumPy
+    # has loops that take the Python int itself; ufuncx compares in int64).
+    import ufuncx as ux
+    for dt in ["bool", "int8", "uint8", "int64", "uint64", "float16", "float32", "complex64"]:
+        for s in [3, -3, 300, 2.5, 1e300, 1j, True] + ([2**64, -2**63 - 1] if casting in
+                                                       ("safe", "same_kind", "unsafe") else []):
+            for dtype in [None, "uint8", "int8", "float32", "uint64"]:
+                kw = {"casting": casting} if dtype is None else {"casting": casting, "dtype": dtype}
+                if (name in ("equal", "less") and casting in ("no", "equiv") and
+                        type(s) is int and np.dtype(dt).kind in "iu" and
+                        not np.iinfo(dt).min <= s <= np.iinfo(dt).max):
+                    continue
+                for args in [(np.array([1, 0], dt), s), (s, np.array([1, 0], dt))]:
+                    want = _class_or_result(lambda: getattr(np, name)(*args, **kw))
+                    got = _class_or_result(lambda: getattr(ux, name)(*args, **kw))
+                    assert got == want, (name, dt, s, kw)

@@ -258,10 +258,12 @@ class Ufunc {
 
   // Resolves the loop and the broadcast shape, and checks every given output
   // (shape and casting). Outputs may be null: the caller allocates them with
-  // plan.loop->types[nin + i] and plan.shape.
+  // plan.loop->types[nin + i] and plan.shape. `packed` (one flag per input,
+  // or empty) marks Python scalars the caller packs into the loop's input
+  // type itself (NumPy's own check for them): no casting rule is applied.
   CallPlan Plan(std::span<const ArrayView> inputs,
                 std::span<const ArrayView* const> outputs,
-                const CallOptions& options) const;
+                const CallOptions& options, std::span<const char> packed = {}) const;
 
   // The whole front half of a call, NumPy's rules included: NEP 50 weak
   // scalars, loop selection, broadcasting, output checks, the layout of
