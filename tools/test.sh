@@ -74,12 +74,14 @@ rm -rf build/docs
 (cd /tmp && "$PYTHON" -m sphinx -W --keep-going -q -b doctest "$OLDPWD/docs" "$OLDPWD/build/docs/doctest")
 tail -n 4 build/docs/doctest/output.txt
 
-step "NumPy's own test_ufunc.py, test_umath.py, test_umath_accuracy.py, test_umath_complex.py and test_half.py with ufuncx's ufuncs in NumPy's place"
+step "NumPy's own test_ufunc.py, test_umath.py, test_umath_accuracy.py, test_umath_complex.py, test_half.py, test_nep50_promotions.py, test_mem_overlap.py, test_errstate.py and test_casting_floatingpoint_errors.py with ufuncx's ufuncs in NumPy's place"
 echo "   (tests/numpy_suite: the known failures, object/datetime/string loops, are strict xfail)"
 (cd /tmp && PYTHONPATH="$OLDPWD/tests/numpy_suite" "$PYTHON" -m pytest -q -p no:cacheprovider \
   -n 2 -p ufuncx_numpy_shim --pyargs numpy._core.tests.test_ufunc numpy._core.tests.test_umath \
   numpy._core.tests.test_umath_accuracy numpy._core.tests.test_umath_complex \
-  numpy._core.tests.test_half)
+  numpy._core.tests.test_half numpy._core.tests.test_nep50_promotions \
+  numpy._core.tests.test_mem_overlap numpy._core.tests.test_errstate \
+  numpy._core.tests.test_casting_floatingpoint_errors)
 # The SIMD bodies differ by target (AVX-512's compares, for one, are quiet
 # where AVX2's and SSE's are not): on a CPU with AVX-512 the suite runs
 # once more held to AVX2, which the machines without it run natively.
@@ -88,7 +90,9 @@ if grep -qw avx512f /proc/cpuinfo; then
   (cd /tmp && UFUNCX_SIMD_TARGET=AVX2 PYTHONPATH="$OLDPWD/tests/numpy_suite" "$PYTHON" -m pytest -q \
     -p no:cacheprovider -n 2 -p ufuncx_numpy_shim --pyargs numpy._core.tests.test_ufunc \
     numpy._core.tests.test_umath numpy._core.tests.test_umath_accuracy \
-    numpy._core.tests.test_umath_complex numpy._core.tests.test_half)
+    numpy._core.tests.test_umath_complex numpy._core.tests.test_half \
+    numpy._core.tests.test_nep50_promotions numpy._core.tests.test_mem_overlap \
+    numpy._core.tests.test_errstate numpy._core.tests.test_casting_floatingpoint_errors)
 fi
 
 step "The hostile-call suite against the ASan+UBSan build of the Python module"

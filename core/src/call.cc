@@ -31,20 +31,17 @@ bool LogicalPromotion(const Ufunc& u, std::span<const DType> in, const CallOptio
 using internal::DTypeRepr;
 using internal::kBufferElems;
 
-// An input with exactly the output's elements is safe to use in place, unless
-// the output repeats an element (a zero stride): then NumPy computes into a
-// copy of the output and writes it back, which reading a copy of the input
-// matches.
 // Operands of the tables' loops at most (nin + nout <= 8); more take the heap.
 constexpr int kMaxArgs = 8;
 
+// An input with exactly the output's elements is safe to use in place, unless
+// the output's elements overlap (a zero stride repeats one; a stride below
+// the item size overlaps neighbours): then NumPy computes into a copy of the
+// output and writes it back, which reading a copy of the input matches.
 bool SafeInPlace(const ArrayView& a, const Strides& a_strides,
                  const ArrayView& b, const Strides& b_strides) {
   if (a.data != b.data || a.dtype != b.dtype || a_strides != b_strides) return false;
-  for (int d = 0; d < b.ndim(); ++d) {
-    if (b.shape[d] > 1 && b_strides[d] == 0) return false;
-  }
-  return true;
+  return internal::ElementsApart(b, b_strides);
 }
 
 }  // namespace
@@ -519,7 +516,14 @@ void Ufunc::Execute(const CallPlan& plan, std::span<const ArrayView> inputs,
     }
   }
   ops.insert(ops.end(), outputs.begin(), outputs.end());
-  if (opt.where) ops.push_back(*opt.where);
+  if (opt.where) {
+    // A mask in an output's memory is read as it was before the call.
+    const bool shared = std::any_of(outputs.begin(), outputs.end(), [&](const ArrayView& o) {
+      return MayShareMemory(*opt.where, o);
+    });
+    if (shared) temps.push_back(Array::CopyOf(*opt.where));
+    ops.push_back(shared ? temps.back().view() : *opt.where);
+  }
   internal::StridedIteration it(ops, plan.shape);
   if (it.size() == 0) return;
 

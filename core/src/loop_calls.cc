@@ -1,7 +1,10 @@
 // The helpers every driver of loop slots shares (loop_calls.h).
 #include "loop_calls.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "ufuncx/error.h"
 
@@ -103,6 +106,25 @@ int RunElementwiseSlot(const LoopSlots& s, const LoopContext& ctx, char* const* 
 
 bool SameLayout(const ArrayView& a, const ArrayView& b) {
   return a.data == b.data && a.dtype == b.dtype && a.shape == b.shape && a.strides == b.strides;
+}
+
+// Whether no two elements of an array with these strides share a byte (a
+// sufficient test: with the dims in order of |stride|, each stride clears
+// everything the smaller ones span). A zero stride repeats an element; a
+// stride below the item size (a byte-stepped int16 view) overlaps neighbours.
+bool ElementsApart(const ArrayView& v, const Strides& strides) {
+  SmallBuffer<std::pair<int64_t, int64_t>, 8> dims(static_cast<size_t>(v.ndim()), {0, 0});
+  size_t n = 0;
+  for (int d = 0; d < v.ndim(); ++d) {
+    if (v.shape[d] > 1) dims[n++] = {std::abs(strides[d]), v.shape[d]};
+  }
+  std::sort(dims.data(), dims.data() + n);
+  int64_t span = static_cast<int64_t>(ItemSize(v.dtype));
+  for (size_t k = 0; k < n; ++k) {
+    if (dims[k].first < span) return false;
+    span += dims[k].first * (dims[k].second - 1);
+  }
+  return true;
 }
 
 }  // namespace ufuncx::internal

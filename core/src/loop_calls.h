@@ -74,6 +74,12 @@ class SmallBuffer {
 // The same elements in the same order: data, dtype, shape and strides.
 bool SameLayout(const ArrayView& a, const ArrayView& b);
 
+// Whether no two elements of v (with these strides, broadcast ones
+// included) share a byte: false for a zero stride, or a stride below the
+// item size. (Sufficient, not necessary: false may be a false alarm.)
+bool ElementsApart(const ArrayView& v, const Strides& strides);
+inline bool ElementsApart(const ArrayView& v) { return ElementsApart(v, v.strides); }
+
 // Calls f(begin, end) for every run of true values among the n bools at
 // `mask`, `step` bytes apart, in order (NumPy's masked loops take runs).
 template <class F>

@@ -155,7 +155,8 @@ LoopOperands InLoopType(const Loop& loop, const ArrayView& a, const ArrayView& o
     p.in = p.in_copy.view();
   }
   if (out.dtype == t && !loop.slots.may_fail &&
-      (!MayShareMemory(out, p.in) || (inplace_ok && internal::SameLayout(out, p.in)))) {
+      (!MayShareMemory(out, p.in) ||
+       (inplace_ok && internal::SameLayout(out, p.in) && internal::ElementsApart(out)))) {
     p.res = out;
   } else {
     p.res_own = Array(t, out.shape);

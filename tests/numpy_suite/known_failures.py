@@ -249,4 +249,20 @@ KNOWN_FAILURES = {
         'object loop',
     'test_umath::TestSpecialMethods::test_ufunc_docstring':
         "compares the ufunc's __dict__ with NumPy's exactly (__module__ 'numpy', __qualname__)",
+    'test_nep50_promotions::test_nep50_huge_integers[add]':
+        'object loop (NumPy takes a Python int beyond uint64 as an object array)',
+    'test_nep50_promotions::test_nep50_huge_integers[power]':
+        'object loop (NumPy takes a Python int beyond uint64 as an object array)',
+    'test_nep50_promotions::test_integer_integer_comparison[equal]':
+        'object loop (compares object arrays of Python ints)',
+    'test_nep50_promotions::test_integer_integer_comparison[not_equal]':
+        'object loop (compares object arrays of Python ints)',
+    'test_nep50_promotions::test_integer_integer_comparison[less_equal]':
+        'object loop (compares object arrays of Python ints)',
+    'test_nep50_promotions::test_integer_integer_comparison[less]':
+        'object loop (compares object arrays of Python ints)',
+    'test_nep50_promotions::test_integer_integer_comparison[greater_equal]':
+        'object loop (compares object arrays of Python ints)',
+    'test_nep50_promotions::test_integer_integer_comparison[greater]':
+        'object loop (compares object arrays of Python ints)',
 }

@@ -316,6 +316,43 @@ def test_overlapping_input_and_output():
     assert_same(a, -np.arange(12.0))
 
 
+def _byte_stepped(n):
+    """n int16 elements one byte apart (each overlaps the next), over a buffer
+    of its own."""
+    buf = (np.arange(n + 1, dtype=np.uint8) * 37 + 11).astype(np.uint8)
+    return np.ndarray((n,), np.int16, buf, 0, (1,))
+
+
+@pytest.mark.parametrize("ufunc", ["invert", "negative", "absolute"])
+def test_in_place_on_an_output_whose_elements_overlap(ufunc):
+    # The very same view as input and out= is in place only when its
+    # elements are apart: a view stepping by less than its item size is
+    # computed as NumPy does, as if into a copy of out written back.
+    import ufuncx as ux
+    got, want = _byte_stepped(7), _byte_stepped(7)
+    getattr(ux, ufunc)(got, out=got)
+    getattr(np, ufunc)(want, out=want)
+    assert np.array_equal(got.base, want.base)
+    got, want = _byte_stepped(7), _byte_stepped(7)
+    ux.add.accumulate(got, out=got)
+    np.add.accumulate(want, out=want)
+    assert np.array_equal(got.base, want.base)
+
+
+def test_where_mask_in_the_outputs_memory_is_read_as_it_was():
+    # NumPy's mask is read as before the call, also when it is a view of
+    # out's bytes (the first byte of each element).
+    import ufuncx as ux
+    results = []
+    for m in (np, ux):
+        a = np.arange(-1, -1001, -1, dtype=np.int16)
+        b = np.arange(1, 1001, dtype=np.int16) * np.int16(257) % np.int16(3)
+        mask = b.view(np.uint8)[::2].view(np.bool_)
+        m.negative(a, out=b, where=mask)
+        results.append(b.copy())
+    assert np.array_equal(results[0], results[1])
+
+
 def test_errors_use_numpy_classes():
     with pytest.raises(TypeError, match="bitwise_and"):
         ux.bitwise_and(np.ones(3), np.ones(3))

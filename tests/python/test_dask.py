@@ -177,6 +177,14 @@ def test_accumulate(client, rng):
          np.divide.accumulate(f + 1))
     np.testing.assert_allclose(ux.add.accumulate(da.from_array(f, chunks=77)).compute(),
                                np.add.accumulate(f), rtol=1e-12)
+    # One axis only, as NumPy: axis=None is the one of 1-D operands.
+    same(ux.add.accumulate(da.from_array(a[0], chunks=3), axis=None).compute(),
+         np.add.accumulate(a[0], axis=None))
+    for axis in (None, (0, 1)):
+        with pytest.raises(ValueError, match="accumulate does not allow multiple axes"):
+            ux.add.accumulate(x, axis=axis)
+        with pytest.raises(ValueError, match="reduceat does not allow multiple axes"):
+            ux.add.reduceat(x, [0], axis=axis)
 
 
 def test_reduceat_and_outer(client, rng):

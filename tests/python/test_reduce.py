@@ -517,3 +517,17 @@ def test_transcendental_reduce_folds_in_order():
         math.atan2(math.atan2(math.atan2(1.0, 0.5), 2.0), -1.5), rel=1e-14)
     y = np.array([1.5, 0.5, 3.0])
     assert ux.power.reduce(y) == fold((1.5 ** 0.5) ** 3.0, rel=1e-14)
+
+
+def test_accumulate_and_reduceat_take_axis_none_on_one_dimension():
+    # axis=None names all the axes: the one of a 1-D operand; more is
+    # NumPy's ValueError, a 0-d operand its TypeError.
+    x = np.arange(1, 6, dtype=np.int64)
+    assert_same(ux.add.accumulate(x, axis=None), np.add.accumulate(x, axis=None))
+    assert_same(ux.multiply.reduceat(x, [0, 2], axis=None), np.multiply.reduceat(x, [0, 2], axis=None))
+    with pytest.raises(ValueError, match="accumulate does not allow multiple axes"):
+        ux.add.accumulate(np.ones((2, 2)), axis=None)
+    with pytest.raises(ValueError, match="reduceat does not allow multiple axes"):
+        ux.add.reduceat(np.ones((2, 2)), [0], axis=None)
+    with pytest.raises(TypeError, match="cannot accumulate on a scalar"):
+        ux.add.accumulate(np.float64(3), axis=None)

@@ -75,13 +75,17 @@ def _axes(axis):
     return (_axis(axis),)
 
 
-def _single_axis(axis, method):
+def _single_axis(axis, method, ndim):
     if isinstance(axis, tuple):
         if len(axis) != 1:
             raise ValueError(f"{method} does not allow multiple axes")
         axis = axis[0]
     if axis is None:
-        raise ValueError(f"{method} does not allow multiple axes")
+        # (all the axes of a 1-D operand are its one; a 0-d one is refused
+        # as a scalar, by the method)
+        if ndim > 1:
+            raise ValueError(f"{method} does not allow multiple axes")
+        axis = 0
     return _axis(axis)
 
 
@@ -200,7 +204,7 @@ def _accumulate(self, array, axis=0, dtype=None, out=None):
     a = _operand(array, self)
     out, given = _native(_out(out, "accumulate"))
     return _wrapped(array, out, _copied_back(
-        _core._accumulate(self, a, _single_axis(axis, "accumulate"), dtype, out), given))
+        _core._accumulate(self, a, _single_axis(axis, "accumulate", a.ndim), dtype, out), given))
 
 
 def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
@@ -219,7 +223,7 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
     idx = np.ascontiguousarray(idx.reshape(-1))
     out, given = _native(_out(out, "reduceat"))
     return _wrapped(array, out, _copied_back(
-        _core._reduceat(self, a, idx, _single_axis(axis, "reduceat"), dtype, out), given))
+        _core._reduceat(self, a, idx, _single_axis(axis, "reduceat", a.ndim), dtype, out), given))
 
 
 _WEAK = {int: "int", float: "float", complex: "complex"}

@@ -207,6 +207,14 @@ def _axes(axis, ndim):
     return tuple(out)
 
 
+def _one_axis(axis, ndim, method):
+    """The one axis accumulate and reduceat take, as NumPy's checks."""
+    axes = _axes(axis, ndim)
+    if len(axes) != 1:
+        raise ValueError(f"{method} does not allow multiple axes")
+    return axes[0]
+
+
 def _reduce_chunk(ufunc, initial, x, weights=None, axis=None, keepdims=True, dtype=None,
                   **_dask):
     # (dask passes the where= mask's block as the weights, after the block)
@@ -271,7 +279,7 @@ def accumulate(ufunc, array, axis=0, dtype=None, out=None):
     out = out[0] if isinstance(out, tuple) else out
     if x.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
-    axis = _axes(axis, x.ndim)[0] if axis is not None else 0
+    axis = _one_axis(axis, x.ndim, "accumulate")
     with np.errstate(all="ignore"):
         rtype = ufunc.accumulate(np.ones((1,) * x.ndim, x.dtype), axis=axis, dtype=dtype).dtype
     acc = functools.partial(_acc_block, ufunc, axis, rtype)
@@ -312,7 +320,9 @@ def reduceat(ufunc, array, indices, axis=0, dtype=None, out=None):
     if isinstance(indices, Array):
         indices = indices.compute()
     indices = np.asarray(indices)
-    axis = _axes(axis, x.ndim)[0]
+    if x.ndim == 0:
+        raise TypeError("cannot reduceat on a scalar")
+    axis = _one_axis(axis, x.ndim, "reduceat")
     n = x.shape[axis]
     # NumPy's checks and dtype on a stand-in with the real axis length (the
     # index bounds depend on it) and one element elsewhere.
