@@ -146,3 +146,19 @@ def assert_same(actual, expected, ulp=0, what=""):
         raise AssertionError(
             f"{what}: {bad.sum()} mismatches (ulp={ulp}); first at {idx}: "
             f"got {actual.ravel()[idx]}, expected {expected.ravel()[idx]}")
+
+
+def run_held_to(target, code, *args):
+    """The JSON that `code` prints, run in a child process with ufuncx held
+    to a SIMD target (UFUNCX_SIMD_TARGET; None: the CPU's best)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ)
+    env.pop("UFUNCX_SIMD_TARGET", None)
+    if target is not None:
+        env["UFUNCX_SIMD_TARGET"] = target
+    out = subprocess.run([sys.executable, "-c", code, *args], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)

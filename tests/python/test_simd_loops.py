@@ -576,3 +576,50 @@ def test_float32_exponential_family(name, bound, layout):
         x = np.repeat(x, 3)[::3]
     err, worst = _worst_ulp(getattr(ux, name)(x), getattr(np, name)(x.astype(np.longdouble)))
     assert err < bound, f"{name}({x[worst]!r}): {err:.3f} ULP"
+
+
+COMPLEX_PREDICATES = r"""
+import json, sys
+import numpy as np
+import ufuncx as ux
+rng = np.random.default_rng(5)
+special = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 1e-310]
+out = {}
+for dt in (np.complex64, np.complex128):
+    base = (rng.normal(size=4 * 130) + 1j * rng.normal(size=4 * 130)).astype(dt)
+    picks = rng.integers(0, len(special), (2, base.size))
+    mask = rng.random(base.size) < 0.3
+    base.real[mask] = np.array(special)[picks[0][mask]]
+    mask = rng.random(base.size) < 0.3
+    base.imag[mask] = np.array(special)[picks[1][mask]]
+    for name in ("isnan", "isinf", "isfinite"):
+        f, g = getattr(ux, name), getattr(np, name)
+        for step in (2, 3, 4):
+            for n in list(range(0, 34)) + [129]:
+                x = base[: (n - 1) * step + 1].copy()[::step] if n else base[:0]
+                if not np.array_equal(f(x), g(x)):
+                    out[f"{np.dtype(dt).name} {name} step {step} n {n}"] = 1
+            x = base[: 100 * step: step]
+            o = np.ones(200, bool)[::2]
+            f(x, out=o)
+            if not np.array_equal(o, g(x)):
+                out[f"{np.dtype(dt).name} {name} step {step} strided out"] = 1
+        b = np.broadcast_to(base[5:6], (40,))
+        if not np.array_equal(f(b), g(b)):
+            out[f"{np.dtype(dt).name} {name} broadcast"] = 1
+print(json.dumps([sorted(set(ux.simd_targets().values())), out]))
+"""
+
+
+@pytest.mark.parametrize("target", [None, "AVX2", "SSE4", "SSSE3", "EMU128"])
+def test_strided_complex_predicates_on_every_target(target):
+    # isnan/isinf/isfinite of complex views at steps of 2-4 elements run the
+    # strided slot (pairs loaded one by one, two vectors' masks packed): the
+    # values NumPy gives for every length through several vectors, specials
+    # in either part, a strided output and a broadcast input, on each SIMD
+    # target (held with UFUNCX_SIMD_TARGET, in a child process).
+    from conftest import run_held_to
+    targets, differences = run_held_to(target, COMPLEX_PREDICATES)
+    assert differences == {}
+    if target is not None and target != "EMU128":
+        assert targets == [target]

@@ -148,11 +148,16 @@ class LoopRecord:
 
     def simd_gather_driver(self):
         """The strided SIMD slot: gathers for 32- and 64-bit lanes, one or
-        two inputs, value, mask or byte-count bodies, and complex maps
-        (pairs loaded one by one; not the real-valued complex bodies, nor
-        bfloat16)."""
+        two inputs, value, mask or byte-count bodies, and complex maps, their
+        real-valued one-input bodies and one-input predicates (pairs loaded
+        one by one; not bfloat16)."""
         if self.simd and self.complex() and self.outs == self.ins[0]:
             return f"GCMap{self.entry.nin}<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
+        if (self.simd and self.complex() and self.entry.nin == 1
+                and self.outs == REAL_OF[self.ins[0]]):
+            return f"GCMapReal1<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
+        if self.simd and self.complex() and self.outs == "?" and self.entry.nin == 1:
+            return f"GCPred1<s::{self.simd}, {COMPLEX_LANE[self.ins[0]]}>"
         if self.simd and not self.bf16 and self.outs == "B" and self.ins[0] in "iIlL":
             return f"GMapToU8_1<s::{self.simd}, {LANE[self.ins[0]]}>"  # (bitwise_count)
         if self.simd and self.two_outputs():

@@ -247,10 +247,11 @@ struct Signbit {
   template <class T>
   static bool Call(T a) { return std::signbit(a); }
 };
+// (Complex parts are tested both, with & and |: no branch in the loop.)
 struct Isfinite {
   template <class T>
   static bool Call(T a) {
-    if constexpr (kIsComplex<T>) return std::isfinite(a.real()) && std::isfinite(a.imag());
+    if constexpr (kIsComplex<T>) return std::isfinite(a.real()) & std::isfinite(a.imag());
     else if constexpr (std::is_floating_point_v<T>) return std::isfinite(a);
     else return true;
   }
@@ -258,7 +259,7 @@ struct Isfinite {
 struct Isinf {
   template <class T>
   static bool Call(T a) {
-    if constexpr (kIsComplex<T>) return std::isinf(a.real()) || std::isinf(a.imag());
+    if constexpr (kIsComplex<T>) return std::isinf(a.real()) | std::isinf(a.imag());
     else if constexpr (std::is_floating_point_v<T>) return std::isinf(a);
     else return false;
   }
@@ -279,7 +280,7 @@ inline bool BitsAreNaN(T v) {
 struct Isnan {
   template <class T>
   static bool Call(T a) {
-    if constexpr (kIsComplex<T>) return BitsAreNaN(a.real()) || BitsAreNaN(a.imag());
+    if constexpr (kIsComplex<T>) return BitsAreNaN(a.real()) | BitsAreNaN(a.imag());
     else return BitsAreNaN(a);
   }
 };
@@ -426,7 +427,10 @@ struct Heaviside {
   static T Call(T x, T h0) {
     if (std::isnan(x)) return x;
     if (x == 0) return h0;
-    return x < 0 ? T(0) : T(1);
+    // (the sign bit, not a compare: GCC vectorizes this loop with compares
+    // that signal for the NaN lanes it also evaluates)
+    if constexpr (std::is_floating_point_v<T>) return std::signbit(x) ? T(0) : T(1);
+    else return x < 0 ? T(0) : T(1);
   }
 };
 struct Logaddexp {

@@ -338,6 +338,9 @@ inline C ComplexPower(C a, C b) {
     const R nan = std::numeric_limits<R>::quiet_NaN();
     return C(nan, nan);
   }
+  // (NumPy converts a real exponent to an integer to test it, which signals
+  // invalid for NaN)
+  if (bi == 0 && std::isnan(br)) std::feraiseexcept(FE_INVALID);
   if (bi == 0 && br == std::trunc(br) && br > -100 && br < 100) {
     long n = static_cast<long>(br);
     if (n == 1) return a;

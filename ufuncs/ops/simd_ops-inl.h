@@ -184,10 +184,13 @@ struct CAbsolute {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V re, V im) const {
     using T = hn::TFromD<D>;
-    const V ar = hn::Abs(re), ai = hn::Abs(im), one = hn::Set(d, T(1));
+    const V one = hn::Set(d, T(1));
+    const auto nan = hn::Or(hn::IsNaN(re), hn::IsNaN(im));
+    // (NaN lanes are zeroed first: x86's max and min signal invalid for a
+    // quiet NaN, where NumPy's absolute reports nothing)
+    const V ar = hn::IfThenZeroElse(nan, hn::Abs(re)), ai = hn::IfThenZeroElse(nan, hn::Abs(im));
     const V larger = hn::Max(ar, ai), smaller = hn::Min(ar, ai);
-    const auto inf = hn::Or(hn::IsInf(ar), hn::IsInf(ai));
-    const auto nan = hn::Or(hn::IsNaN(ar), hn::IsNaN(ai));
+    const auto inf = hn::Or(hn::IsInf(re), hn::IsInf(im));
     const auto easy = hn::Or(hn::Or(inf, nan), hn::Eq(larger, hn::Zero(d)));
     const V ratio = hn::Div(hn::IfThenZeroElse(easy, smaller), hn::IfThenElse(easy, one, larger));
     V r = hn::Mul(hn::IfThenZeroElse(easy, larger), hn::Sqrt(hn::MulAdd(ratio, ratio, one)));
@@ -434,10 +437,12 @@ struct Log {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
     using T = hn::TFromD<D>;
-    // (up to 3e38 / 1e308: on AVX2, Highway's Log of the largest finite
-    // numbers raises overflow in its reduction; libm takes those)
+    // (up to 1e30 / 1e290: Highway's Log scales every lane by 2^25 / 2^54
+    // for its subnormal case and blends, and below AVX-512, where a masked
+    // multiply keeps quiet, the product of a larger lane raises overflow;
+    // libm takes those)
     return Guarded(
-        d, Within(d, a, std::numeric_limits<T>::min(), T(sizeof(T) == 4 ? 3.0e38 : 1.0e308)), a,
+        d, Within(d, a, std::numeric_limits<T>::min(), T(sizeof(T) == 4 ? 1.0e30 : 1.0e290)), a,
         [d](V v) { return hn::Log(d, v); }, [](T x) { return std::log(x); });
   }
 };
@@ -486,7 +491,9 @@ UFX_MATH1(HwyArctanh, Atanh, atanh, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(HwyLog1p, Log1p, log1p, 0.0, 3.0e38, 0.0, 1.0e308, true)
 UFX_MATH1(HwyArcsin, Asin, asin, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(SimdArccos, Acos, acos, -0.999, 0.999, -0.999, 0.999, true)
-UFX_MATH1(HwyArctan, Atan, atan, -3.0e38, 3.0e38, -1.0e308, 1.0e308, true)
+// (float32 arctan up to 3e4: beyond, the powers of 1 / x in Highway's
+// series underflow)
+UFX_MATH1(HwyArctan, Atan, atan, -3.0e4, 3.0e4, -1.0e308, 1.0e308, true)
 UFX_MATH1(HwySin, Sin, sin, -39000.0, 39000.0, -39000.0, 39000.0, true)
 UFX_MATH1(HwyCos, Cos, cos, -39000.0, 39000.0, -39000.0, 39000.0, true)
 #undef UFX_MATH1
@@ -570,7 +577,8 @@ struct SimdLog2 {
           d, hn::Sub(hn::ShiftRight<kMant>(bits), hn::Set(di, TI(sizeof(T) == 4 ? 127 : 1023))));
       return hn::IfThenElse(hn::RebindMask(d, pow2), exponent, hn::Log2(d, a));
     };
-    return Guarded(d, MathOk(d, a, 0.0, 3.0e38, 0.0, 1.0e308, false), a, body,
+    // (up to 1e290: Highway's Log2 is its Log, see Log)
+    return Guarded(d, MathOk(d, a, 0.0, 3.0e38, 0.0, 1.0e290, false), a, body,
                    [](T x) { return std::log2(x); });
   }
 };
@@ -1339,14 +1347,19 @@ HWY_INLINE hn::VFromD<D> AtanOfRatio(D d, hn::VFromD<D> a, hn::VFromD<D> b, hn::
   // u = nh / dh as uh + ul
   const V inv = hn::Div(hn::Set(d, 1.0), dh);
   const V uh = hn::Mul(nh, inv);
+  // Below |uh| = 2^-28 the series' terms and ul are far below the result's
+  // last bit: they are computed from zeros, as their powers of uh would
+  // underflow (atan of 1e20 raised the flag; NumPy's raises none).
+  const auto negligible = hn::Lt(hn::Abs(uh), hn::Set(d, 0x1p-28));
   const V rem = hn::Neg(log64::ProductError(d, uh, dh, nh));  // nh - uh dh, exact
-  const V ul = hn::Mul(hn::Add(hn::NegMulAdd(uh, dl, rem), nl), inv);
+  const V ul = hn::Mul(hn::Add(hn::NegMulAdd(uh, dl, rem), nl), hn::IfThenZeroElse(negligible, inv));
   static constexpr double kQ[] = {-0x1.555555555553dp-2, 0x1.99999999958e8p-3, -0x1.24924922b1201p-3,
                                   0x1.c71c70e7a753bp-4, -0x1.745cf90c24cdap-4, 0x1.3b111c7e1581ep-4,
                                   -0x1.10ebdf05ba67ap-4, 0x1.df117f5ee8a6dp-5, -0x1.9cdca048a7c53p-5,
                                   0x1.37ee948ece071p-5, -0x1.25a0721c7850ap-6};
-  const V z = hn::Mul(uh, uh);
-  const V tail = hn::Mul(hn::Mul(uh, z), Estrin(d, z, kQ));
+  const V us = hn::IfThenZeroElse(negligible, uh);
+  const V z = hn::Mul(us, us);
+  const V tail = hn::Mul(hn::Mul(us, z), Estrin(d, z, kQ));
   // base + uh (base >= |uh|, or 0), then the small terms: the tail, ul /
   // (1 + uh^2) (ul (1 - uh^2) is close enough for a correction), base's low part
   const V pi4 = hn::Set(d, kPi4Hi), pi4_lo = hn::Set(d, kPi4Lo);
@@ -1877,10 +1890,11 @@ struct SimdArctan2 {
     // (ratios below tiny go to libm, which returns them unrounded by a
     // polynomial whose powers would underflow)
     const V tiny = hn::Set(d, static_cast<T>(k32 ? 0x1p-12 : 0x1p-90));
-    // (float64: up to 1e300, so that atan64's |y| + |x| and the products of
-    // Dekker's split on targets without FMA stay finite)
+    // (float64: up to 1e299, so that atan64's |y| + |x| and the products of
+    // Dekker's split of it on targets without FMA stay finite: 2 x 1e300
+    // times 2^27 + 1 overflowed)
     const auto normal = hn::And(AnyGe(small, hn::Set(d, std::numeric_limits<T>::min())),
-                                AnyLe(large, hn::Set(d, k32 ? std::numeric_limits<T>::max() : T(1e300))));
+                                AnyLe(large, hn::Set(d, k32 ? std::numeric_limits<T>::max() : T(1e299))));
     // (the ratio test on normal lanes only: a subnormal product would raise
     // underflow)
     const V large_n = hn::IfThenElse(normal, large, benign);
