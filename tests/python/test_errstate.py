@@ -388,3 +388,32 @@ def test_special_inputs_raise_numpys_flags_in_every_ufunc(target):
     # without FMA arctan2 of two values near 1e300).
     from conftest import run_held_to
     assert run_held_to(target, SPECIAL_INPUT_FLAGS) == {}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "longdouble", "complex128"])
+@pytest.mark.parametrize("name", ["maximum", "minimum", "fmax"])
+def test_maximum_at_reports_invalid_where_numpys_indexed_loop_does(dtype, name):
+    # NumPy's indexed maximum/minimum.at loops (1-D target, an index that is
+    # no slice, updates of the target's dtype; float32/64/longdouble) compare
+    # with signalling compares, so a NaN met by an update reports invalid;
+    # its other at paths, and fmax/fmin, report nothing.
+    def target():
+        return np.array([1.0, np.nan, 2.0], dtype)
+
+    cases = [
+        lambda m: getattr(m, name).at(target(), [0], np.array([np.nan], dtype)),
+        lambda m: getattr(m, name).at(target(), [1], 1.0),
+        lambda m: getattr(m, name).at(target(), [0, 2], np.array([1.0, 3.0], dtype)),
+        lambda m: getattr(m, name).at(target(), (slice(None),), 0.0),
+        lambda m: getattr(m, name).at(target(), [], []),
+        lambda m: getattr(m, name).at(target(), np.array([False, True, False]), 5.0),
+        lambda m: getattr(m, name).at(np.array([[1.0, np.nan, 2.0]], dtype), (0, [2, 0]),
+                                      np.array([np.nan, 1], dtype)),
+        lambda m: getattr(m, name).at(target(), 1, np.array(2.0, dtype)),
+        lambda m: getattr(m, name).at(target(), (Ellipsis, [1]), np.array([2.0], dtype)),
+        lambda m: getattr(m, name).at(target(), np.array([[1, 0]]), np.array([2.0, 1], dtype)),
+        lambda m: getattr(m, name).at(target(), [1], np.array([2.0], np.float32)),
+        lambda m: getattr(m, name).at(target()[::2], [0], np.array([np.nan], dtype)),
+    ]
+    for k, case in enumerate(cases):
+        assert reports(lambda: case(ux)) == reports(lambda: case(np)), k

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from . import _core, _override
+from . import _core, _errstate, _override
 
 _VIEW_AXIS = re.compile(r"out of bounds for axis (\d+)")
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
@@ -131,9 +131,37 @@ def lower_index(a, index):
 _PLAIN_UPDATES = frozenset({np.ndarray, float, int, bool, complex, type(None)})
 
 
+# NumPy's indexed maximum.at and minimum.at loops for these types compare
+# with signalling compares: a NaN met by an update reports invalid (its
+# calls, reductions and other at paths report nothing, as ufuncx's). It
+# takes them for a 1-D target, an index that is no slice, and updates of
+# the target's own dtype.
+_SIGNALLING_AT = {"maximum", "minimum"}
+_SIGNALLING_TYPES = (np.float32, np.float64, np.longdouble)
+
+
+def _signalling_compares(self, a, indices, b):
+    """After a successful maximum/minimum.at: NumPy's invalid when an update
+    or an element it met was NaN (NaN stays where it lands, so the touched
+    elements show both)."""
+    items = indices if type(indices) is tuple else (indices,)
+    if (a.dtype.type not in _SIGNALLING_TYPES or b is None or a.ndim != 1
+            or any(isinstance(it, slice) for it in items) or np.asarray(b).dtype != a.dtype):
+        return
+    met = a[indices]
+    if met.size and (np.isnan(met).any() or np.isnan(np.asarray(b)).any()):
+        _errstate.report(8, self.__name__)
+
+
 def ufunc_at(self, a, indices, b=None, /):
     """Performs unbuffered in place operation on operand `a` for elements
     specified by `indices`, like numpy.ufunc.at."""
+    _scatter_at(self, a, indices, b)
+    if self.__name__ in _SIGNALLING_AT and isinstance(a, np.ndarray):
+        _signalling_compares(self, a, indices, b)
+
+
+def _scatter_at(self, a, indices, b=None, /):
     # (exact ndarrays and Python numbers have no override and are no tensor:
     # the common small call skips the search, about 1 us; a list of integers
     # is then an integer index array - an override sees the list itself)
@@ -153,7 +181,7 @@ def ufunc_at(self, a, indices, b=None, /):
         # A byte-swapped target: the loops run on a native copy, written back
         # only when the call succeeded (an error leaves the target as it was).
         native = a.astype(a.dtype.newbyteorder("="))
-        ufunc_at(self, native, indices, b)
+        _scatter_at(self, native, indices, b)
         a[...] = native
         return
     if b is not None:
