@@ -143,13 +143,18 @@ _SIGNALLING_TYPES = (np.float32, np.float64, np.longdouble)
 def _signalling_compares(self, a, indices, b):
     """After a successful maximum/minimum.at: NumPy's invalid when an update
     or an element it met was NaN (NaN stays where it lands, so the touched
-    elements show both)."""
+    elements show both; maximum and minimum propagate it)."""
     items = indices if type(indices) is tuple else (indices,)
     if (a.dtype.type not in _SIGNALLING_TYPES or b is None or a.ndim != 1
             or any(isinstance(it, slice) for it in items) or np.asarray(b).dtype != a.dtype):
         return
+    # (the cheaper of two reads: the whole target, where no NaN means none
+    # was met, or the touched elements)
+    updates = max(np.size(b), indices.size if isinstance(indices, np.ndarray) else 1)
+    if a.size <= updates and not np.isnan(a).any():
+        return
     met = a[indices]
-    if met.size and (np.isnan(met).any() or np.isnan(np.asarray(b)).any()):
+    if met.size and np.isnan(met).any():
         _errstate.report(8, self.__name__)
 
 
