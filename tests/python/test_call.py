@@ -1153,3 +1153,17 @@ def test_weak_scalars_under_dtype_and_casting_as_numpy(name, casting):
                     want = _class_or_result(lambda: getattr(np, name)(*args, **kw))
                     got = _class_or_result(lambda: getattr(ux, name)(*args, **kw))
                     assert got == want, (name, dt, s, kw)
+
+
+def test_complex_sign_of_special_values_as_numpy():
+    # An infinite part decides before a NaN in the other: sign(nan + inf j)
+    # is 1j, sign(-inf + nan j) is -1 (NumPy's order); both infinite or NaN
+    # alone give NaN.
+    import itertools
+    import ufuncx as ux
+    vals = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -2.5]
+    for dt in (np.complex64, np.complex128, np.clongdouble):
+        z = np.array([complex(a, b) for a, b in itertools.product(vals, repeat=2)], dt)
+        with np.errstate(all="ignore"):
+            got, want = ux.sign(z), np.sign(z)
+        assert str(got.tolist()) == str(want.tolist())

@@ -119,9 +119,10 @@ struct Sign {
       using R = typename T::value_type;
       const R r = a.real(), i = a.imag();
       const R nan = std::numeric_limits<R>::quiet_NaN();
-      if (std::isnan(r) || std::isnan(i)) return T(nan, nan);
+      // (an infinite part decides before a NaN in the other, as NumPy's)
       if (std::isinf(r)) return std::isinf(i) ? T(nan, nan) : T(r > 0 ? 1 : -1, 0);
       if (std::isinf(i)) return T(0, i > 0 ? 1 : -1);
+      if (std::isnan(r) || std::isnan(i)) return T(nan, nan);
       if (r == 0 && i == 0) return T(0, 0);
       const R m = std::hypot(r, i);
       return T(r / m, i / m);
