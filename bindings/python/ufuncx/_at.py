@@ -137,7 +137,7 @@ _PLAIN_UPDATES = frozenset({np.ndarray, float, int, bool, complex, type(None)})
 # takes them for a 1-D target, an index that is no slice, and updates of
 # the target's own dtype.
 _SIGNALLING_AT = {"maximum", "minimum"}
-_SIGNALLING_TYPES = (np.float32, np.float64, np.longdouble)
+_SIGNALLING_CHARS = "fdg"  # (float32, float64, longdouble)
 
 
 def _signalling_compares(self, a, indices, b):
@@ -145,7 +145,7 @@ def _signalling_compares(self, a, indices, b):
     or an element it met was NaN (NaN stays where it lands, so the touched
     elements show both; maximum and minimum propagate it)."""
     items = indices if type(indices) is tuple else (indices,)
-    if (a.dtype.type not in _SIGNALLING_TYPES or b is None or a.ndim != 1
+    if (a.dtype.char not in _SIGNALLING_CHARS or b is None or a.ndim != 1
             or any(isinstance(it, slice) for it in items) or np.asarray(b).dtype != a.dtype):
         return
     # (the cheaper of two reads: the whole target, where no NaN means none
