@@ -414,6 +414,27 @@ def test_maximum_at_reports_invalid_where_numpys_indexed_loop_does(dtype, name):
         lambda m: getattr(m, name).at(target(), np.array([[1, 0]]), np.array([2.0, 1], dtype)),
         lambda m: getattr(m, name).at(target(), [1], np.array([2.0], np.float32)),
         lambda m: getattr(m, name).at(target()[::2], [0], np.array([np.nan], dtype)),
+        # byte-swapped: NumPy's general path, which reports nothing
+        lambda m: getattr(m, name).at(target().astype(np.dtype(dtype).newbyteorder()), [1],
+                                      np.array([2.0], np.dtype(dtype).newbyteorder())),
     ]
     for k, case in enumerate(cases):
         assert reports(lambda: case(ux)) == reports(lambda: case(np)), k
+
+
+def test_maximum_at_check_reads_the_indices_as_they_were():
+    # Indices that are a view of the target's bytes: the call copies them
+    # first (NumPy's result), and the NaN check after it reads that copy,
+    # not the rewritten bytes (which would index out of range).
+    def target():
+        a = np.zeros(8)
+        a.view(np.int64)[:4] = [1, 2, 3, 0]
+        a[5] = np.nan
+        return a
+
+    got, want = target(), target()
+    updates = np.array([5.0, 6.0, 7.0, 8.0])
+    with np.errstate(invalid="raise"):
+        ux.maximum.at(got, got[:4].view(np.int64), updates)
+        np.maximum.at(want, want[:4].view(np.int64), updates)
+    assert np.array_equal(got, want, equal_nan=True)

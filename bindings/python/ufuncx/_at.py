@@ -134,8 +134,8 @@ _PLAIN_UPDATES = frozenset({np.ndarray, float, int, bool, complex, type(None)})
 # NumPy's indexed maximum.at and minimum.at loops for these types compare
 # with signalling compares: a NaN met by an update reports invalid (its
 # calls, reductions and other at paths report nothing, as ufuncx's). It
-# takes them for a 1-D target, an index that is no slice, and updates of
-# the target's own dtype.
+# takes them for a native 1-D target, an index that is no slice, and
+# updates of the target's own dtype.
 _SIGNALLING_AT = {"maximum", "minimum"}
 _SIGNALLING_CHARS = "fdg"  # (float32, float64, longdouble)
 
@@ -145,7 +145,7 @@ def _signalling_compares(self, a, indices, b):
     or an element it met was NaN (NaN stays where it lands, so the touched
     elements show both; maximum and minimum propagate it)."""
     items = indices if type(indices) is tuple else (indices,)
-    if (a.dtype.char not in _SIGNALLING_CHARS or b is None or a.ndim != 1
+    if (a.dtype.char not in _SIGNALLING_CHARS or not a.dtype.isnative or b is None or a.ndim != 1
             or any(isinstance(it, slice) for it in items) or np.asarray(b).dtype != a.dtype):
         return
     # (the cheaper of two reads: the whole target, where no NaN means none
@@ -153,7 +153,10 @@ def _signalling_compares(self, a, indices, b):
     updates = max(np.size(b), indices.size if isinstance(indices, np.ndarray) else 1)
     if a.size <= updates and not np.isnan(a).any():
         return
-    met = a[indices]
+    try:
+        met = a[indices]
+    except IndexError:  # (indices another thread rewrote during the call)
+        return
     if met.size and np.isnan(met).any():
         _errstate.report(8, self.__name__)
 
@@ -161,9 +164,16 @@ def _signalling_compares(self, a, indices, b):
 def ufunc_at(self, a, indices, b=None, /):
     """Performs unbuffered in place operation on operand `a` for elements
     specified by `indices`, like numpy.ufunc.at."""
+    if self.__name__ not in _SIGNALLING_AT or not isinstance(a, np.ndarray):
+        return _scatter_at(self, a, indices, b)
+    # (the check reads the indices again after the call: as they were, when
+    # they share the target's memory)
+    items = indices if type(indices) is tuple else (indices,)
+    kept = tuple(it.copy() if isinstance(it, np.ndarray) and np.may_share_memory(it, a) else it
+                 for it in items)
     r = _scatter_at(self, a, indices, b)  # (an override's result, else None)
-    if self.__name__ in _SIGNALLING_AT and isinstance(a, np.ndarray) and r is None:
-        _signalling_compares(self, a, indices, b)
+    if r is None:
+        _signalling_compares(self, a, kept if type(indices) is tuple else kept[0], b)
     return r
 
 
