@@ -59,18 +59,25 @@ HWY_INLINE void StoreAll(D d, T* HWY_RESTRICT o, size_t n, bool stream, const Fu
   const size_t vec_bytes = N * sizeof(T);
   const uintptr_t addr = reinterpret_cast<uintptr_t>(o);
   const size_t head = (vec_bytes - addr % vec_bytes) % vec_bytes / sizeof(T);
-  if (n >= 4 * N && addr % sizeof(T) == 0 && head % granule == 0) {
-    if (head) StoreTail(d, part(0, head), o, head);
+  const bool aligned = n >= 4 * N && addr % sizeof(T) == 0 && head % granule == 0;
+  if (aligned && head) {
+    StoreTail(d, part(0, head), o, head);
     i = head;
-    if (stream) {
-      for (; i + N <= n; i += N) hn::Stream(full(i), d, o + i);
-      hwy::FlushStream();
-    } else {
-      for (; i + N <= n; i += N) hn::Store(full(i), d, o + i);
-    }
-  } else {
-    for (; i + N <= n; i += N) hn::StoreU(full(i), d, o + i);
   }
+  // One loop, so `full` has one call site and is inlined: with three (one
+  // per kind of store) GCC called it per vector, reloading every constant
+  // of the body each time (float32 arccosh at 1e3: 2.3 -> 1.9 us). After
+  // the head an aligned output takes StoreU as fast as Store.
+  const bool streaming = aligned && stream;
+  for (; i + N <= n; i += N) {
+    const auto v = full(i);
+    if (streaming) {
+      hn::Stream(v, d, o + i);
+    } else {
+      hn::StoreU(v, d, o + i);
+    }
+  }
+  if (streaming) hwy::FlushStream();
   if (i < n) StoreTail(d, part(i, n - i), o + i, n - i);
 }
 

@@ -475,7 +475,6 @@ HWY_INLINE auto MathOk(D d, V a, double lo32, double hi32, double lo64, double h
 // (ranges: Highway's stated valid ranges, narrowed where its body loses
 // accuracy near an edge: sinh and tanh stop where the result overflows or
 // is ±1, arcsin/arccos/arctanh keep away from ±1)
-UFX_MATH1(HwyArcsinh, Asinh, asinh, -1.0e18, 1.0e18, -1.0e150, 1.0e150, true)
 UFX_MATH1(HwyArctanh, Atanh, atanh, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(HwyLog1p, Log1p, log1p, 0.0, 3.0e38, 0.0, 1.0e308, true)
 UFX_MATH1(HwyArcsin, Asin, asin, -0.999, 0.999, -0.999, 0.999, true)
@@ -923,12 +922,108 @@ HWY_INLINE hn::VFromD<D> Acosh(D d, hn::VFromD<D> x) {
 
 }  // namespace log64
 
-// arccosh: float64 through log64::Acosh on [1, 8e307]; float32 in float64,
-// log(x + sqrt(x^2 - 1)) (x^2 - 1 within 2^-52 of exact, Highway's float64
-// Log within 1 ULP: far inside a float32 ULP, also next to x = 1, where the
-// result's magnitude is at least 2^-11.5) on [1, 3e38]. Other lanes libm.
-// (The bodies raise lanes below 1 to 1: the mixed path hands them kBenign,
-// outside this domain.)
+// float32 x^y = 2^(y log2 x) in float64: log2 x = k + 2 atanh(s) / ln 2, s =
+// f / (2 + f) (f and k from float32's bits, the quotient from its
+// approximate reciprocal refined in float64), the series to s^13 (relative
+// error below 2^-39), and 2^t =
+// 2^n 2^r, |r| <= 1/2, by its series to r^9 (below 2^-37): with |t| <= 128
+// the float64 result is within 2^-33 of x^y, far inside half a float32 ULP.
+// For normal x (negative only with an integral y, signed by its parity) and
+// finite y whose result is a normal float32; other lanes (zeros,
+// infinities, NaN, subnormals, overflow and underflow) go to libm's powf.
+namespace pow32 {
+
+// log2(2^k (1 + f)) in float64 from float32's f and k (exact) and r0, an
+// approximation of 1 / (2 + f) to 2^-12 or better: two Newton steps take it
+// below 2^-45, with no division.
+template <class D>
+HWY_INLINE hn::VFromD<D> Log2(D d, hn::VFromD<D> f, hn::VFromD<D> k, hn::VFromD<D> r0) {
+  using V = hn::VFromD<D>;
+  static constexpr double kC[] = {0x1.71547652b82fep+1, 0x1.ec709dc3a03fdp-1,
+                                  0x1.2776c50ef9bfep-1, 0x1.a61762a7aded9p-2,
+                                  0x1.484b13d7c02a9p-2, 0x1.0c9a84994022dp-2,
+                                  0x1.c68f568d31760p-3};
+  const V two = hn::Set(d, 2.0);
+  const V den = hn::Add(two, f);
+  const V r1 = hn::Mul(r0, hn::NegMulAdd(den, r0, two));
+  const V r = hn::Mul(r1, hn::NegMulAdd(den, r1, two));
+  const V s = hn::Mul(f, r);
+  return hn::MulAdd(s, Estrin(d, hn::Mul(s, s), kC), k);
+}
+
+template <class D>
+HWY_INLINE hn::VFromD<D> Exp2(D d, hn::VFromD<D> t) {
+  using V = hn::VFromD<D>;
+  static constexpr double kC[] = {0x1.0000000000000p+0, 0x1.62e42fefa39efp-1,
+                                  0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0c0p-5,
+                                  0x1.3b2ab6fba4e77p-7, 0x1.5d87fe78a6731p-10,
+                                  0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17,
+                                  0x1.62c0223a5c824p-20, 0x1.b5253d395e7c4p-24};
+  const V magic = hn::Set(d, 0x1.8p52);  // (adding it rounds to an integer)
+  const V n = hn::Sub(hn::Add(t, magic), magic);
+  return hn::Mul(Estrin(d, hn::Sub(t, n), kC), Pow2(d, n));
+}
+
+// log(y) in float64 for a positive normal float64 y, within 2^-38 of it:
+// Log2 above, its reciprocal's first approximation from float32. (Enough
+// for a float32 result; no division.)
+template <class DD>
+HWY_INLINE hn::VFromD<DD> Ln(DD dd, hn::VFromD<DD> y) {
+  const hn::Rebind<float, DD> df;
+  hn::VFromD<DD> k;
+  const auto f = log64::Reduce(dd, y, k);
+  const auto r0 =
+      hn::PromoteTo(dd, hn::ApproximateReciprocal(hn::DemoteTo(df, hn::Add(hn::Set(dd, 2.0), f))));
+  return hn::Mul(Log2(dd, f, k, r0), hn::Set(dd, 0.6931471805599453));
+}
+
+}  // namespace pow32
+
+// float32 arccosh and arcsinh: log(a + sqrt(a^2 -+ 1)) in float64 without
+// float64's division and square root (together more than NumPy's whole
+// time per vector). The square root s is float32's, corrected in float64 by
+// (q - s^2) / (2s), q = a^2 -+ 1 (s^2 is exact), the quotient from
+// float32's approximate reciprocal refined by one Newton step: within
+// 2^-50 of s (arcsinh's result near 0 is a, far below s = 1). From a = 2^30 on, the
+// sum is 2a (the terms dropped are below 2^-60 of the result). Then Ln.
+// The float32 result is within 2^-35 of exact before its rounding.
+#if HWY_TARGET != HWY_SCALAR
+namespace hyp32 {
+
+template <bool kCosh, class D>
+HWY_INLINE hn::VFromD<D> InverseHyperbolic(D d, hn::VFromD<D> a) {
+  using V = hn::VFromD<D>;
+  const hn::Half<D> dh;
+  const hn::Rebind<double, decltype(dh)> dd;
+  using VD = hn::VFromD<decltype(dd)>;
+  const V one = hn::Set(d, 1.0f);
+  const V as = hn::Min(a, hn::Set(d, 0x1p30f));
+  // (arccosh's (a - 1)(a + 1): a^2 - 1 rounds a^2 first where there is no FMA)
+  const V s = hn::Sqrt(kCosh ? hn::Mul(hn::Sub(as, one), hn::Add(as, one)) : hn::MulAdd(as, as, one));
+  // (s is 0 at a = 1, where the correction's numerator is 0 too)
+  const V rs = hn::ApproximateReciprocal(hn::Max(s, hn::Set(d, 0x1p-20f)));
+  const auto half = [dd](VD x, VD sd, VD rsd) {
+    const VD one_d = hn::Set(dd, 1.0);
+    const VD q = kCosh ? hn::MulSub(x, x, one_d) : hn::MulAdd(x, x, one_d);
+    const VD r = hn::NegMulAdd(sd, sd, q);
+    rsd = hn::Mul(rsd, hn::NegMulAdd(sd, rsd, hn::Set(dd, 2.0)));
+    const VD root = hn::MulAdd(hn::Mul(r, rsd), hn::Set(dd, 0.5), sd);
+    const auto big = hn::Gt(x, hn::Set(dd, 0x1p30));
+    return pow32::Ln(dd, hn::IfThenElse(big, hn::Add(x, x), hn::Add(x, root)));
+  };
+  const auto lo = half(hn::PromoteTo(dd, hn::LowerHalf(dh, a)), hn::PromoteTo(dd, hn::LowerHalf(dh, s)),
+                       hn::PromoteTo(dd, hn::LowerHalf(dh, rs)));
+  const auto hi = half(hn::PromoteTo(dd, hn::UpperHalf(dh, a)), hn::PromoteTo(dd, hn::UpperHalf(dh, s)),
+                       hn::PromoteTo(dd, hn::UpperHalf(dh, rs)));
+  return hn::Combine(d, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+}
+
+}  // namespace hyp32
+#endif  // HWY_TARGET != HWY_SCALAR
+
+// arccosh: float64 through log64::Acosh on [1, 8e307]; float32 through
+// hyp32 on [1, 3e38]. Other lanes libm. (The bodies raise lanes below 1 to
+// 1: the mixed path hands them kBenign, outside this domain.)
 struct SimdArccosh {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V a) const {
@@ -940,24 +1035,32 @@ struct SimdArccosh {
           [](T x) { return std::acosh(x); });
     } else {
 #if HWY_TARGET != HWY_SCALAR
-      const hn::Half<D> dh;
-      const hn::Rebind<double, decltype(dh)> dd;
-      const auto half = [dd, dh](hn::VFromD<decltype(dh)> h) {
-        const auto x = hn::PromoteTo(dd, h);
-        const auto root = hn::Sqrt(hn::MulSub(x, x, hn::Set(dd, 1.0)));
-        return hn::DemoteTo(dh, hn::Log(dd, hn::Add(x, root)));
-      };
       return Guarded(
           d, Within(d, a, 1.0f, 3.0e38f), a,
-          [&](V v) {
-            v = hn::Max(v, hn::Set(d, 1.0f));
-            return hn::Combine(d, half(hn::UpperHalf(dh, v)), half(hn::LowerHalf(dh, v)));
-          },
+          [d](V v) { return hyp32::InverseHyperbolic<true>(d, hn::Max(v, hn::Set(d, 1.0f))); },
           [](T x) { return std::acosh(x); });
 #else
       return LaneByLane(d, a, [](T x) { return std::acosh(x); });
 #endif
     }
+  }
+};
+
+// float32 arcsinh through hyp32 for |x| in [2^-20, 3e38] (below, the sum
+// 1 + |x| would keep too few of |x|'s bits; libm there); other lanes libm.
+struct Arcsinh32 {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+#if HWY_TARGET != HWY_SCALAR
+    const auto finite = MathOk(d, a, -3.0e38, 3.0e38, 0.0, 0.0, false);
+    const V safe = hn::IfThenElse(finite, a, hn::Set(d, 1.0f));  // (no NaN compared)
+    return Guarded(
+        d, hn::And(finite, AnyGe(hn::Abs(safe), hn::Set(d, 0x1p-20f))), a,
+        [d](V v) { return hn::CopySignToAbs(hyp32::InverseHyperbolic<false>(d, hn::Abs(v)), v); },
+        [](float x) { return std::asinh(x); });
+#else
+    return LaneByLane(d, a, [](float x) { return std::asinh(x); });
+#endif
   }
 };
 
@@ -989,7 +1092,7 @@ struct Log10F32 {
 };
 UFX_OWN64(SimdLog10, Log10F32, log64::Log10, log10, 0.0, 1.0e308, false)
 UFX_OWN64(SimdLog1p, HwyLog1p, log64::Log1pOf, log1p, -0.9999999999999999, 1.0e308, true)
-UFX_OWN64(SimdArcsinh, HwyArcsinh, log64::Asinh, asinh, -1.0e307, 1.0e307, true)
+UFX_OWN64(SimdArcsinh, Arcsinh32, log64::Asinh, asinh, -1.0e307, 1.0e307, true)
 UFX_OWN64(SimdArctanh, HwyArctanh, log64::Atanh, atanh, -0.9999999999999999, 0.9999999999999999,
           true)
 
@@ -1781,50 +1884,6 @@ HWY_INLINE V Power64(D d, V x, V y) {
   return GuardedMixed2(d, ok, x, y, [r](V, V) { return r; },
                        [](double a, double b) { return std::pow(a, b); });
 }
-
-// float32 x^y = 2^(y log2 x) in float64: log2 x = k + 2 atanh(s) / ln 2, s =
-// f / (2 + f) (f and k from float32's bits, the quotient from its
-// approximate reciprocal refined in float64), the series to s^13 (relative
-// error below 2^-39), and 2^t =
-// 2^n 2^r, |r| <= 1/2, by its series to r^9 (below 2^-37): with |t| <= 128
-// the float64 result is within 2^-33 of x^y, far inside half a float32 ULP.
-// For normal x (negative only with an integral y, signed by its parity) and
-// finite y whose result is a normal float32; other lanes (zeros,
-// infinities, NaN, subnormals, overflow and underflow) go to libm's powf.
-namespace pow32 {
-
-// log2(2^k (1 + f)) in float64 from float32's f and k (exact) and r0, an
-// approximation of 1 / (2 + f) to 2^-12 or better: two Newton steps take it
-// below 2^-45, with no division.
-template <class D>
-HWY_INLINE hn::VFromD<D> Log2(D d, hn::VFromD<D> f, hn::VFromD<D> k, hn::VFromD<D> r0) {
-  using V = hn::VFromD<D>;
-  static constexpr double kC[] = {0x1.71547652b82fep+1, 0x1.ec709dc3a03fdp-1,
-                                  0x1.2776c50ef9bfep-1, 0x1.a61762a7aded9p-2,
-                                  0x1.484b13d7c02a9p-2, 0x1.0c9a84994022dp-2,
-                                  0x1.c68f568d31760p-3};
-  const V two = hn::Set(d, 2.0);
-  const V den = hn::Add(two, f);
-  const V r1 = hn::Mul(r0, hn::NegMulAdd(den, r0, two));
-  const V r = hn::Mul(r1, hn::NegMulAdd(den, r1, two));
-  const V s = hn::Mul(f, r);
-  return hn::MulAdd(s, Estrin(d, hn::Mul(s, s), kC), k);
-}
-
-template <class D>
-HWY_INLINE hn::VFromD<D> Exp2(D d, hn::VFromD<D> t) {
-  using V = hn::VFromD<D>;
-  static constexpr double kC[] = {0x1.0000000000000p+0, 0x1.62e42fefa39efp-1,
-                                  0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0c0p-5,
-                                  0x1.3b2ab6fba4e77p-7, 0x1.5d87fe78a6731p-10,
-                                  0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17,
-                                  0x1.62c0223a5c824p-20, 0x1.b5253d395e7c4p-24};
-  const V magic = hn::Set(d, 0x1.8p52);  // (adding it rounds to an integer)
-  const V n = hn::Sub(hn::Add(t, magic), magic);
-  return hn::Mul(Estrin(d, hn::Sub(t, n), kC), Pow2(d, n));
-}
-
-}  // namespace pow32
 
 template <class D, class V>
 HWY_INLINE V Power32(D d, V a, V b) {
