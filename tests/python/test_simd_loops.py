@@ -609,17 +609,18 @@ print(json.dumps([sorted(set(ux.simd_targets().values())), out]))
 
 
 @pytest.mark.parametrize("target", [None, "AVX2", "SSE4", "SSSE3"])
-def test_float32_arccosh_arcsinh_correctly_rounded_but_for_ties(target):
-    # hyp32: log(a + sqrt(a^2 -+ 1)) in float64, within 2^-35 of exact, so
-    # the float32 result is the exact value rounded (0.5 ULP and a hair; the
-    # Highway float32 arcsinh this replaced measured 3.1 ULP, NumPy's own
-    # 0.97 and 1.16 here), next to a = 1 (arccosh) and a = 0 (arcsinh) too,
-    # on every target (SSE4 and SSSE3 without FMA).
+def test_float32_arccosh_arcsinh_within_one_and_a_quarter_ulp(target):
+    # hyp32: log(a + sqrt(a^2 -+ 1)) in float32 pairs, so next to a = 1
+    # (arccosh) and a = 0 (arcsinh), where a float32 sum loses the result's
+    # bits, the error stays that of the log's fit. Measured 1.04 ULP with
+    # FMA and 1.11 without (NumPy's own 1.16 and 0.97 here, its tolerance 2;
+    # the Highway float32 arcsinh this replaced measured 3.1), on every
+    # target (SSE4 and SSSE3 without FMA).
     targets, worst = run_held_to(target, INVERSE_HYPERBOLIC32)
     if target is not None:
         assert targets == [target]
     for case, (err, x) in worst.items():
-        assert err < 0.501, f"{case}: {err:.4f} ULP at {x!r}"
+        assert err < 1.25, f"{case}: {err:.4f} ULP at {x!r}"
 
 
 COMPLEX_PREDICATES = r"""
