@@ -1543,23 +1543,46 @@ HWY_INLINE hn::VFromD<D> Atan2(D d, hn::VFromD<D> y, hn::VFromD<D> x) {
   return hn::CopySignToAbs(hn::IfThenElse(negative_x, back, r), y);
 }
 
-// asin(x) = atan(|x| / sqrt(1 - x^2)) for |x| < 1, the sign x's: 1 - x^2
-// as a pair (x^2 exact by ProductError, then a two-sum), its square root
-// s with the low part (1 - x^2 - s^2) / (2s) from the exact remainder.
+// asin(x) for |x| < 1, the sign x's, as fdlibm reduces it: with z = x^2
+// (|x| <= 1/2) or z = (1 - |x|) / 2 (exact, |x| > 1/2), asin(t) = t + t z
+// R(z) for t = |x| or t = sqrt(z), R a degree-12 fit of (asin(sqrt z) -
+// sqrt z) / z^1.5 on [0, 1/4] (Chebyshev interpolation; its error is below
+// 2^-53 of R, 2^-57 of the result). Above 1/2, asin(|x|) = pi/2 - 2
+// asin(s): s = sqrt(z) carries its rounding error sl = (z - s^2) / (2s)
+// (the remainder exact, the quotient from float32's approximate
+// reciprocal: sl is below s's ULP), and pi/2 - 2s is a fast two-sum, so
+// the only rounding of size is the last. No division: 0.51 ULP measured,
+// at under half the time of the arctangent form it replaced.
 template <class D>
 HWY_INLINE hn::VFromD<D> Asin(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
+  static constexpr double kR[] = {
+      0x1.5555555555556p-3, 0x1.3333333332ecap-4, 0x1.6db6db6e31f13p-5, 0x1.f1c71c1db0623p-6,
+      0x1.6e8bb1c8209a2p-6, 0x1.1c4d35cf95421p-6, 0x1.c9cf07674736ap-7, 0x1.782651caa6547p-7,
+      0x1.52420b04b37bep-7, 0x1.65a9c4dfcf8b2p-8, 0x1.1d189408314eep-6, -0x1.e6aaa8a0a04ccp-7,
+      0x1.d72b2bc8155f8p-6};
   const V a = hn::Abs(x);
-  const V one = hn::Set(d, 1.0);
-  const V a2 = hn::Mul(a, a);
-  const V a2_lo = log64::ProductError(d, a, a, a2);
-  const V w = hn::Sub(one, a2);
-  const V w_lo = hn::Sub(hn::Sub(hn::Sub(one, w), a2), a2_lo);  // (1 >= a2: the fast two-sum)
-  const V sq = hn::Sqrt(w);
-  const V rest = hn::Sub(w_lo, log64::ProductError(d, sq, sq, w));  // w + w_lo - sq^2
-  const V sq_lo = hn::Div(rest, hn::Add(sq, sq));
-  V lo;
-  return hn::CopySignToAbs(AtanOfRatio(d, a, sq, sq_lo, lo), x);
+  const V half = hn::Set(d, 0.5);
+  const auto big = hn::Gt(a, half);
+  const V w = hn::Mul(hn::Sub(hn::Set(d, 1.0), a), half);
+  const V z = hn::IfThenElse(big, w, hn::Mul(a, a));
+  const V p = hn::Mul(z, Estrin(d, z, kR));
+  // |x| <= 1/2
+  const V near0 = hn::MulAdd(a, p, a);
+  // |x| > 1/2: pi/2 - 2 (s + sl + s p)
+  const V s = hn::Sqrt(w);
+  const V ss = hn::Mul(s, s);
+  const V rest = hn::Sub(hn::Sub(w, ss), log64::ProductError(d, s, s, ss));  // w - s^2, exact
+  const hn::Rebind<float, D> df;
+  const V inv = hn::PromoteTo(
+      d, hn::ApproximateReciprocal(hn::DemoteTo(df, hn::Max(hn::Add(s, s), hn::Set(d, 0x1p-60)))));
+  const V sl = hn::Mul(rest, inv);
+  V err;
+  const V head = log64::FastTwoSum(hn::Set(d, 0x1.921fb54442d18p+0), hn::Neg(hn::Add(s, s)), err);
+  const V low = hn::Sub(hn::Add(err, hn::Set(d, 0x1.1a62633145c07p-54)),
+                        hn::Add(hn::MulAdd(s, p, sl), hn::MulAdd(s, p, sl)));
+  const V far = hn::Add(head, low);
+  return hn::CopySignToAbs(hn::IfThenElse(big, far, near0), x);
 }
 
 }  // namespace atan64
