@@ -623,6 +623,45 @@ def test_float32_arccosh_arcsinh_within_one_and_a_quarter_ulp(target):
         assert err < 1.25, f"{case}: {err:.4f} ULP at {x!r}"
 
 
+SIGNED_ZERO_TIES = r"""
+import json
+import numpy as np
+import ufuncx as ux
+out = {}
+for dt in (np.float16, np.float32, np.float64, np.longdouble, np.complex64, np.complex128):
+    for n in (1, 3, 8, 17, 64, 131):
+        pos, neg = np.zeros(n, dt), np.full(n, -0.0, dt)
+        if np.dtype(dt).kind == "c":
+            neg = np.full(n, complex(-0.0, -0.0), dt)
+        for name in ("maximum", "minimum"):
+            nf, uf = getattr(np, name), getattr(ux, name)
+            for lab, args in (("+-", (pos, neg)), ("-+", (neg, pos)), ("+- step 2", (pos[::2], neg[::2])),
+                              ("scalar", (pos, neg[0])), ("scalar first", (neg[0], pos))):
+                want, got = np.signbit(np.real(nf(*args))), np.signbit(np.real(uf(*args)))
+                if not np.array_equal(want, got):
+                    out[f"{np.dtype(dt).name} {name} {lab} n={n}"] = 1
+            if n == 1:
+                t1, t2 = pos.copy(), pos.copy()
+                nf.at(t1, [0, 0], neg[:1].repeat(2))
+                uf.at(t2, [0, 0], neg[:1].repeat(2))
+                if not np.array_equal(np.signbit(np.real(t1)), np.signbit(np.real(t2))):
+                    out[f"{np.dtype(dt).name} {name}.at"] = 1
+print(json.dumps([sorted(set(ux.simd_targets().values())), out]))
+"""
+
+
+@pytest.mark.parametrize("target", [None, "AVX2", "SSE4", "SSSE3"])
+def test_maximum_minimum_pick_numpys_zero_on_ties(target):
+    # NumPy's float32 and float64 maximum/minimum give the second operand
+    # when the two compare equal (maximum(0.0, -0.0) is -0.0, in every
+    # length and in `at`), its float16, long double and complex loops the
+    # first: the same zero as NumPy's, bit for bit, on each SIMD target.
+    targets, differences = run_held_to(target, SIGNED_ZERO_TIES)
+    assert differences == {}
+    if target is not None:
+        assert targets == [target]
+
+
 COMPLEX_PREDICATES = r"""
 import json, sys
 import numpy as np

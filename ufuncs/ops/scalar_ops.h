@@ -420,6 +420,29 @@ inline T GreaterOf(T a, T b) {
 #endif
   return b > a ? b : a;
 }
+// The same instructions with the operands the other way round, `a > b ? a
+// : b` and `a < b ? a : b`: b on ties and when either is NaN.
+template <class T>
+inline T GreaterOfB(T a, T b) {
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<T, double>) return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(a), _mm_set_sd(b)));
+  if constexpr (std::is_same_v<T, float>) return _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(a), _mm_set_ss(b)));
+#endif
+  return a > b ? a : b;
+}
+template <class T>
+inline T LesserOfB(T a, T b) {
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<T, double>) return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(a), _mm_set_sd(b)));
+  if constexpr (std::is_same_v<T, float>) return _mm_cvtss_f32(_mm_min_ss(_mm_set_ss(a), _mm_set_ss(b)));
+#endif
+  return a < b ? a : b;
+}
+// NumPy's maximum and minimum give the second operand on ties (0.0 and
+// -0.0) in float32 and float64, the first in float16 and long double.
+template <class T>
+inline constexpr bool kSecondOnTies = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
 template <class T>
 inline T LesserOf(T a, T b) {
 #if defined(__SSE2__)
@@ -431,28 +454,38 @@ inline T LesserOf(T a, T b) {
 
 struct Maximum {
   static constexpr bool kNativeMl = true;
+  static constexpr bool kNativeHalf = true;  // (float16: a on ties, as NumPy's half loop)
   template <class T>
   static T Call(T a, T b) {
-    if constexpr (kIsMlFloat<T>) {  // ml_dtypes' rule: one operand, unchanged
+    if constexpr (std::is_same_v<T, float16>) {
+      const float x = static_cast<float>(a), y = static_cast<float>(b);
+      return std::isnan(x) || x >= y ? a : b;
+    } else if constexpr (kIsMlFloat<T>) {  // ml_dtypes' rule: one operand, unchanged
       const float x = static_cast<float>(a), y = static_cast<float>(b);
       return std::isnan(x) || x > y ? a : b;
     } else if constexpr (std::is_same_v<T, bool>) return a || b;
     else if constexpr (kIsComplex<T>) return (IsNaN(a) || CGeOrder(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
+    else if constexpr (kSecondOnTies<T>) return std::isnan(a) ? a : GreaterOfB(a, b);
     else return std::isnan(b) ? b : GreaterOf(a, b);  // see above
   }
 };
 
 struct Minimum {
   static constexpr bool kNativeMl = true;
+  static constexpr bool kNativeHalf = true;  // (float16: a on ties, as NumPy's half loop)
   template <class T>
   static T Call(T a, T b) {
-    if constexpr (kIsMlFloat<T>) {  // ml_dtypes' rule: one operand, unchanged
+    if constexpr (std::is_same_v<T, float16>) {
+      const float x = static_cast<float>(a), y = static_cast<float>(b);
+      return std::isnan(x) || x <= y ? a : b;
+    } else if constexpr (kIsMlFloat<T>) {  // ml_dtypes' rule: one operand, unchanged
       const float x = static_cast<float>(a), y = static_cast<float>(b);
       return std::isnan(x) || x < y ? a : b;
     } else if constexpr (std::is_same_v<T, bool>) return a && b;
     else if constexpr (kIsComplex<T>) return (IsNaN(a) || CLeOrder(a, b)) ? a : b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
+    else if constexpr (kSecondOnTies<T>) return std::isnan(a) ? a : LesserOfB(a, b);
     else return std::isnan(b) ? b : LesserOf(a, b);  // see above
   }
 };

@@ -88,10 +88,12 @@ UFX_VEC2(IntMin, hn::Min(a, b))
 // "not equal" is spelled Not(Eq) so that NaN != x holds as in NumPy.
 // Maximum and Minimum also give reductions a NaN-free combine (NaN lanes
 // are then detected separately and the exact op takes over).
+// (b on ties, as NumPy's float32 and float64 loops: maximum(0.0, -0.0) is
+// -0.0; a NaN in either wins)
 struct Maximum {
   template <class D, class V>
   HWY_INLINE V operator()(D, V a, V b) const {
-    return hn::IfThenElse(hn::Or(AnyGe(a, b), hn::IsNaN(a)), a, b);
+    return hn::IfThenElse(hn::Or(hn::Gt(a, b), hn::IsNaN(a)), a, b);
   }
   template <class D, class V>
   HWY_INLINE V NanFree(D, V a, V b) const { return hn::Max(a, b); }
@@ -99,7 +101,7 @@ struct Maximum {
 struct Minimum {
   template <class D, class V>
   HWY_INLINE V operator()(D, V a, V b) const {
-    return hn::IfThenElse(hn::Or(AnyLe(a, b), hn::IsNaN(a)), a, b);
+    return hn::IfThenElse(hn::Or(hn::Lt(a, b), hn::IsNaN(a)), a, b);
   }
   template <class D, class V>
   HWY_INLINE V NanFree(D, V a, V b) const { return hn::Min(a, b); }
