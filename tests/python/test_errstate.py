@@ -336,7 +336,11 @@ SPECIAL_INPUT_FLAGS = r"""
 import json, sys, warnings
 import numpy as np
 import ufuncx as ux
-real = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 1e300, 1e-310, 1.7e308, 1e295, 3e37, 1e31, -1e31]
+real = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 1e300, 1e-310, 1.7e308, 1e295, 3e37, 1e31, -1e31,
+        1 + 2.0 ** -20, 2.0 ** -20, 2.0 ** -40, 4096.0005, 8e37, -8e37]
+# (float64 only: NumPy's float32 sin and cos raise underflow for x this
+# small, their x^3 terms, where libm, and so ufuncx, raise none)
+real64 = [2.0 ** -90]
 cplx = [complex(np.nan, 0), complex(0, np.nan), complex(np.inf, np.nan), complex(np.inf, 0),
         complex(np.nan, np.inf), 1 + 1j]
 
@@ -357,7 +361,7 @@ for f in sorted(n for n in dir(np) if isinstance(getattr(np, n), np.ufunc) and h
     if uf.nin not in (1, 2) or uf.signature:
         continue
     for dt in ("float32", "float64", "complex64", "complex128"):
-        for v in (cplx if dt.startswith("complex") else real):
+        for v in (cplx if dt.startswith("complex") else real + (real64 if dt == "float64" else [])):
             for n in (1, 17):
                 for step in (1, 3):
                     with np.errstate(all="ignore"):
@@ -385,7 +389,11 @@ def test_special_inputs_raise_numpys_flags_in_every_ufunc(target):
     # absolute and heaviside raised invalid for NaN; NumPy's complex power
     # raises it for a NaN + 0j exponent; below AVX-512, Highway's log
     # overflowed for float64 beyond 1e292 and float32 beyond 1e31, and
-    # without FMA arctan2 of two values near 1e300).
+    # without FMA arctan2 of two values near 1e300; float32 log2 and log10
+    # of 1 + 2^-20 raised underflow without FMA (a separate product f^8),
+    # float32 arccosh and arcsinh of 8e37 (the reciprocal of 2a), float64
+    # arcsin and arccos of 2^-90 and float32 exp of 2^-40 (the powers of
+    # x)).
     from conftest import run_held_to
     assert run_held_to(target, SPECIAL_INPUT_FLAGS) == {}
 

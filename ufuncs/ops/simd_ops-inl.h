@@ -480,7 +480,22 @@ HWY_INLINE auto MathOk(D d, V a, double lo32, double hi32, double lo64, double h
 UFX_MATH1(HwyArctanh, Atanh, atanh, -0.999, 0.999, -0.999, 0.999, true)
 UFX_MATH1(HwyLog1p, Log1p, log1p, 0.0, 3.0e38, 0.0, 1.0e308, true)
 UFX_MATH1(HwyArcsin, Asin, asin, -0.999, 0.999, -0.999, 0.999, true)
-UFX_MATH1(SimdArccos, Acos, acos, -0.999, 0.999, -0.999, 0.999, true)
+// (arccos: below |x| = 2^-60 in float64, pi/2 - x rounds to pi/2, and the
+// powers of x in Highway's body underflow: x = 0 there; float32's lanes
+// that small go to libm)
+struct SimdArccos {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a) const {
+    using T = hn::TFromD<D>;
+    return Guarded(
+        d, MathOk(d, a, -0.999, 0.999, -0.999, 0.999, true), a,
+        [d](V v) {
+          if constexpr (sizeof(T) == 8) v = hn::IfThenZeroElse(hn::Lt(hn::Abs(v), hn::Set(d, 0x1p-60)), v);
+          return hn::Acos(d, v);
+        },
+        [](T x) { return std::acos(x); });
+  }
+};
 // (float32 arctan up to 3e4: beyond, the powers of 1 / x in Highway's
 // series underflow)
 UFX_MATH1(HwyArctan, Atan, atan, -3.0e4, 3.0e4, -1.0e308, 1.0e308, true)
@@ -527,7 +542,11 @@ HWY_INLINE V MantissaTail(D d, V x, V& e, V& f) {
   e = hn::ConvertTo(d, hn::ShiftRight<23>(t));
   f = hn::Sub(hn::BitCast(d, hn::Add(hn::And(t, hn::Set(di, 0x7fffff)), offset)),
               hn::Set(d, 1.0f));
-  const V f2 = hn::Mul(f, f), f4 = hn::Mul(f2, f2);
+  const V f2 = hn::Mul(f, f);
+  // (f^4 and f^8 only from |f| = 2^-10 on: below, their terms are under
+  // 2^-40 of the tail, and f^8 as a separate product, where there is no
+  // FMA, would underflow: log2(1 + 2^-20) raised the flag on SSE4)
+  const V f4 = hn::IfThenZeroElse(hn::Lt(hn::Abs(f), hn::Set(d, 0x1p-10f)), hn::Mul(f2, f2));
   const auto c = [d](int k) { return hn::Set(d, C::kQ[k]); };
   const V p01 = hn::MulAdd(c(1), f, c(0)), p23 = hn::MulAdd(c(3), f, c(2));
   const V p45 = hn::MulAdd(c(5), f, c(4)), p67 = hn::MulAdd(c(7), f, c(6));
@@ -552,8 +571,11 @@ template <class D, class V>
 HWY_INLINE V LnPair(D d, V yh, V yl) {
   V e, f;
   const V tail = MantissaTail<LnCoefficients>(d, yh, e, f);
-  const V r0 = hn::ApproximateReciprocal(yh);
-  const V r = hn::Mul(r0, hn::NegMulAdd(yh, r0, hn::Set(d, 2.0f)));
+  // (yl is 0 far from 1: the reciprocal of min(yh, 2^64) keeps huge yh's
+  // subnormal reciprocal, and its underflow flag, out)
+  const V ym = hn::Min(yh, hn::Set(d, 0x1p64f));
+  const V r0 = hn::ApproximateReciprocal(ym);
+  const V r = hn::Mul(r0, hn::NegMulAdd(ym, r0, hn::Set(d, 2.0f)));
   const V low = hn::MulAdd(e, hn::Set(d, 0x1.7f7d1cp-20f), hn::MulAdd(yl, r, tail));
   return hn::MulAdd(e, hn::Set(d, 0x1.62e4p-1f), hn::Add(f, low));
 }
@@ -1319,7 +1341,9 @@ struct Exp {
     return Guarded(
         d, Within(d, a, T(k32 ? -87.0 : -708.0), T(k32 ? 88.0 : 709.0)), a,
         [d](V v) {
-          if constexpr (k32) return hn::Exp(d, v);
+          // (float32: below |x| = 2^-26, e^x rounds to 1, and Highway's
+          // powers of such x underflow: x = 0 there)
+          if constexpr (k32) return hn::Exp(d, hn::IfThenZeroElse(hn::Lt(hn::Abs(v), hn::Set(d, 0x1p-26f)), v));
           else return exp64::Exp(d, v);
         },
         [](T x) { return std::exp(x); });
@@ -1569,7 +1593,9 @@ HWY_INLINE hn::VFromD<D> Asin(D d, hn::VFromD<D> x) {
   const V half = hn::Set(d, 0.5);
   const auto big = hn::Gt(a, half);
   const V w = hn::Mul(hn::Sub(hn::Set(d, 1.0), a), half);
-  const V z = hn::IfThenElse(big, w, hn::Mul(a, a));
+  // (below |x| = 2^-27, asin(x) rounds to x: z = 0 there keeps the
+  // polynomial's powers of z, which would underflow, out)
+  const V z = hn::IfThenElse(big, w, hn::IfThenZeroElse(hn::Lt(a, hn::Set(d, 0x1p-27)), hn::Mul(a, a)));
   const V p = hn::Mul(z, Estrin(d, z, kR));
   // |x| <= 1/2
   const V near0 = hn::MulAdd(a, p, a);
