@@ -337,10 +337,8 @@ import json, sys, warnings
 import numpy as np
 import ufuncx as ux
 real = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 1e300, 1e-310, 1.7e308, 1e295, 3e37, 1e31, -1e31,
-        1 + 2.0 ** -20, 2.0 ** -20, 2.0 ** -40, 4096.0005, 8e37, -8e37]
-# (float64 only: NumPy's float32 sin and cos raise underflow for x this
-# small, their x^3 terms, where libm, and so ufuncx, raise none)
-real64 = [2.0 ** -90]
+        1 + 2.0 ** -20, 2.0 ** -20, 2.0 ** -40, 2.0 ** -100, 4096.0005, 8e37, -8e37]
+real64 = [2.0 ** -90, 2.0 ** -400]  # (beyond float32)
 cplx = [complex(np.nan, 0), complex(0, np.nan), complex(np.inf, np.nan), complex(np.inf, 0),
         complex(np.nan, np.inf), 1 + 1j]
 
@@ -373,6 +371,12 @@ for f in sorted(n for n in dir(np) if isinstance(getattr(np, n), np.ufunc) and h
                         # for subnormal inputs where NumPy's SVML loops do not)
                         if isinstance(got, list) and v == 1e-310:
                             got = [x for x in got if x != "underflow" or x in want]
+                        # (and the other way round: NumPy's float32 sin and
+                        # cos raise underflow for tiny x, their x^3 terms,
+                        # where libm, which ufuncx's bodies leave these
+                        # lanes to, raises none: sin x rounds to x exactly)
+                        if f in ("sin", "cos") and dt == "float32" and abs(v) < 2.0 ** -40:
+                            want = [x for x in want if x != "underflow"]
                         if want != got:
                             out[f"{f} {dt} {v} n={n} step={step} {len(args)}"] = [want, got]
 print(json.dumps(out))
@@ -392,8 +396,9 @@ def test_special_inputs_raise_numpys_flags_in_every_ufunc(target):
     # without FMA arctan2 of two values near 1e300; float32 log2 and log10
     # of 1 + 2^-20 raised underflow without FMA (a separate product f^8),
     # float32 arccosh and arcsinh of 8e37 (the reciprocal of 2a), float64
-    # arcsin and arccos of 2^-90 and float32 exp of 2^-40 (the powers of
-    # x)).
+    # arcsin and arccos of 2^-90, float32 exp of 2^-40, float64 exp,
+    # exp2 and cosh of 2^-400, float32 exp2 of 2^-100 without FMA (the
+    # powers of x)).
     from conftest import run_held_to
     assert run_held_to(target, SPECIAL_INPUT_FLAGS) == {}
 

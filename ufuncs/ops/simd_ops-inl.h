@@ -1199,6 +1199,9 @@ HWY_INLINE void Core(D d, hn::VFromD<D> rh, hn::VFromD<D> rl, hn::VFromD<D>& ph,
 template <class D>
 HWY_INLINE hn::VFromD<D> Exp(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
+  // (below |x| = 2^-54, e^x rounds to 1 and the polynomial's powers of x
+  // would underflow: x = 0 there)
+  x = hn::IfThenZeroElse(hn::Lt(hn::Abs(x), hn::Set(d, 0x1p-54)), x);
   V k, rh, rl, ph, pl;
   Reduce(d, x, k, rh, rl);
   Core(d, rh, rl, ph, pl);
@@ -1275,6 +1278,9 @@ HWY_INLINE hn::VFromD<D> SeriesBelowOne(D d, hn::VFromD<D> a, Series series, Big
 template <class D>
 HWY_INLINE hn::VFromD<D> Cosh(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
+  // (below |x| = 2^-28, cosh x rounds to 1 and the series' powers would
+  // underflow: x = 0 there)
+  x = hn::IfThenZeroElse(hn::Lt(hn::Abs(x), hn::Set(d, 0x1p-28)), x);
   const V a = hn::Abs(x);
   const V one = hn::Set(d, 1.0);
   const auto series = [&] {
@@ -1727,6 +1733,7 @@ struct SimdExp2 {
       // float64: 2^n (1 + expm1(f ln 2)) with f ln 2 as a pair and exp64's
       // polynomial, summed as expm1 is (exact at integers)
       const auto body = [d](V a) {
+        a = hn::IfThenZeroElse(hn::Lt(hn::Abs(a), hn::Set(d, 0x1p-54)), a);  // (as exp64::Exp)
         const V magic = hn::Set(d, 0x1.8p52);
         const V n = hn::Sub(hn::Add(a, magic), magic);
         const V f = hn::Sub(a, n);
@@ -1746,6 +1753,9 @@ struct SimdExp2 {
                      [](T x) { return std::exp2(x); });
     }
     const auto body = [d](V a) {
+      // (below |x| = 2^-26, 2^x rounds to 1, and without FMA Horner's
+      // products of such x underflow: x = 0 there)
+      a = hn::IfThenZeroElse(hn::Lt(hn::Abs(a), hn::Set(d, 0x1p-26f)), a);
       // (round to nearest by the magic-number add: exact for |x| < 2^23)
       const V magic = hn::Set(d, 0x1.8p23f);
       const V n = hn::Sub(hn::Add(a, magic), magic);
@@ -1904,6 +1914,11 @@ HWY_INLINE hn::VFromD<D> LogPair(D d, hn::VFromD<D> x, hn::VFromD<D>& lo) {
 template <class D>
 HWY_INLINE hn::VFromD<D> ExpPair(D d, hn::VFromD<D> th, hn::VFromD<D> tl) {
   using V = hn::VFromD<D>;
+  // (as exp64::Exp: below 2^-54 the result rounds to 1, and the powers of
+  // th would underflow: 1.5^(2^-400) raised the flag)
+  const auto tiny = hn::Lt(hn::Abs(th), hn::Set(d, 0x1p-54));
+  th = hn::IfThenZeroElse(tiny, th);
+  tl = hn::IfThenZeroElse(tiny, tl);
   V k, rh, rl, ph, pl;
   exp64::Reduce(d, th, k, rh, rl);
   exp64::Core(d, rh, hn::Add(rl, tl), ph, pl);
