@@ -337,8 +337,8 @@ import json, sys, warnings
 import numpy as np
 import ufuncx as ux
 real = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 1e300, 1e-310, 1.7e308, 1e295, 3e37, 1e31, -1e31,
-        1 + 2.0 ** -20, 2.0 ** -20, 2.0 ** -40, 2.0 ** -100, 4096.0005, 8e37, -8e37]
-real64 = [2.0 ** -90, 2.0 ** -400]  # (beyond float32)
+        1 + 2.0 ** -20, 2.0 ** -20, 2.0 ** -40, 2.0 ** -100, 2.0 ** -126, 4096.0005, 8e37, -8e37]
+real64 = [2.0 ** -90, 2.0 ** -400, 2.0 ** -1010]  # (beyond float32)
 cplx = [complex(np.nan, 0), complex(0, np.nan), complex(np.inf, np.nan), complex(np.inf, 0),
         complex(np.nan, np.inf), 1 + 1j]
 
@@ -397,8 +397,9 @@ def test_special_inputs_raise_numpys_flags_in_every_ufunc(target):
     # of 1 + 2^-20 raised underflow without FMA (a separate product f^8),
     # float32 arccosh and arcsinh of 8e37 (the reciprocal of 2a), float64
     # arcsin and arccos of 2^-90, float32 exp of 2^-40, float64 exp,
-    # exp2 and cosh of 2^-400, float32 exp2 of 2^-100 without FMA (the
-    # powers of x)).
+    # exp2 and cosh of 2^-400, float32 exp2 of 2^-100 and power(1.5,
+    # 2^-126) without FMA (the powers of x); float64 arctan2 of two values
+    # near 2^-1010 (its ratio test's product)).
     from conftest import run_held_to
     assert run_held_to(target, SPECIAL_INPUT_FLAGS) == {}
 

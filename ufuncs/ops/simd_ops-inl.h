@@ -2011,6 +2011,9 @@ HWY_INLINE V Power32(D d, V a, V b) {
   // both halves and two more range tests.)
   const auto exp2 = [dh, dd](VD t) {
     t = hn::Min(hn::Max(t, hn::Set(dd, -125.95)), hn::Set(dd, 127.95));
+    // (and 0 below 2^-60, where 2^t rounds to 1: without FMA the
+    // polynomial's products of such t underflow, as 1.5^FLT_MIN did)
+    t = hn::IfThenZeroElse(hn::Lt(hn::Abs(t), hn::Set(dd, 0x1p-60)), t);
     return hn::DemoteTo(dh, pow32::Exp2(dd, t));
   };
   V r = hn::Combine(d, exp2(t_hi), exp2(t_lo));
@@ -2069,7 +2072,11 @@ struct SimdArctan2 {
                                 AnyLe(large, hn::Set(d, k32 ? std::numeric_limits<T>::max() : T(1e299))));
     // (the ratio test on normal lanes only: a subnormal product would raise
     // underflow)
-    const V large_n = hn::IfThenElse(normal, large, benign);
+    // (and from large = 2^-900 up: the product large * tiny of a smaller
+    // large would underflow, and raise the flag; below, the test sends
+    // every lane whose small is under 2^-990 to libm, correct if slower)
+    const V large_n = hn::Max(hn::IfThenElse(normal, large, benign),
+                              hn::Set(d, static_cast<T>(k32 ? 0x1p-100 : 0x1p-900)));
     const auto ok = hn::And(hn::And(ordered, normal), AnyGe(small, hn::Mul(large_n, tiny)));
     return Guarded2(d, ok, y, x, body, [](T u, T v) { return std::atan2(u, v); });
   }
