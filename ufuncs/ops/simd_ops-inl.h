@@ -744,7 +744,8 @@ HWY_INLINE hn::VFromD<D> Estrin(D d, hn::VFromD<D> t, const double (&c)[N]) {
 // ---- float64 logarithms of our own ----------------------------------------
 // NumPy validates float64 log10, log1p, arcsinh and arctanh within 1 ULP of
 // the rounded result, and Highway's bodies measure 1.6-2.5 ULP, so float64
-// takes these (float32 keeps Highway's). All four reduce to log(u) for a
+// takes these (float32: Highway's log1p and arctanh, log32's log10,
+// hyp32's arcsinh). All four reduce to log(u) for a
 // positive u = 2^k (1 + f), f in [sqrt(1/2) - 1, sqrt(2) - 1] exact, with
 // s = f / (2 + f): log(1 + f) = 2 atanh(s) = f - hfsq + s (hfsq + R), where
 // hfsq = f^2 / 2 and R = 2s^2/3 + 2s^4/5 + ... (ten terms: s^2 <= 0.0295,
