@@ -89,11 +89,16 @@ UFX_VEC2(IntMin, hn::Min(a, b))
 // Maximum and Minimum also give reductions a NaN-free combine (NaN lanes
 // are then detected separately and the exact op takes over).
 // (b on ties, as NumPy's float32 and float64 loops: maximum(0.0, -0.0) is
-// -0.0; a NaN in either wins)
+// -0.0; a NaN in either wins: MaxOrSecond gives b for a NaN in either, and
+// a's NaN is put back. fmax and fmin keep a on ties and drop a NaN: the
+// operands swapped, and b where a is NaN. One max/min, one NaN test and
+// one select on x86, where the compare-or-NaN form took two compares and
+// an or: float32 maximum at 1e5 held to AVX2, out= given, 19.4-20.5 -> 17.3
+// us; NumPy 14-15.)
 struct Maximum {
   template <class D, class V>
   HWY_INLINE V operator()(D, V a, V b) const {
-    return hn::IfThenElse(hn::Or(hn::Gt(a, b), hn::IsNaN(a)), a, b);
+    return hn::IfThenElse(hn::IsNaN(a), a, MaxOrSecond(a, b));
   }
   template <class D, class V>
   HWY_INLINE V NanFree(D, V a, V b) const { return hn::Max(a, b); }
@@ -101,13 +106,13 @@ struct Maximum {
 struct Minimum {
   template <class D, class V>
   HWY_INLINE V operator()(D, V a, V b) const {
-    return hn::IfThenElse(hn::Or(hn::Lt(a, b), hn::IsNaN(a)), a, b);
+    return hn::IfThenElse(hn::IsNaN(a), a, MinOrSecond(a, b));
   }
   template <class D, class V>
   HWY_INLINE V NanFree(D, V a, V b) const { return hn::Min(a, b); }
 };
-UFX_VEC2(Fmax, hn::IfThenElse(hn::Or(AnyGe(a, b), hn::IsNaN(b)), a, b))
-UFX_VEC2(Fmin, hn::IfThenElse(hn::Or(AnyLe(a, b), hn::IsNaN(b)), a, b))
+UFX_VEC2(Fmax, hn::IfThenElse(hn::IsNaN(a), b, MaxOrSecond(b, a)))
+UFX_VEC2(Fmin, hn::IfThenElse(hn::IsNaN(a), b, MinOrSecond(b, a)))
 UFX_VEC2(BitwiseAnd, hn::And(a, b))
 UFX_VEC2(BitwiseOr, hn::Or(a, b))
 UFX_VEC2(BitwiseXor, hn::Xor(a, b))

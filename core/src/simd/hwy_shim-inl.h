@@ -12,6 +12,8 @@
 //   MaskToBytesPacked(d, mask, out)  the same for kMasksPerByteVector<T>
 //                                masks, one whole vector of bytes at a time
 //   AnyGe(a, b), AnyLe(a, b)     ordered comparisons for every lane type
+//   MaxOrSecond(a, b), MinOrSecond(a, b)  a > b ? a : b, a < b ? a : b on
+//                                float lanes (x86's maxps/minps rule)
 //   QuietLt(a, b), QuietLe(a, b) ordered comparisons that raise no flag on
 //                                NaN (the AVX compare predicates; elsewhere
 //                                NaN lanes are compared as zeros and masked)
@@ -121,6 +123,39 @@ HWY_INLINE void StoreTail(D d, hn::VFromD<D> v, T* p, size_t count) {
   std::memcpy(p, buf, count * sizeof(T));
 #endif
 }
+
+// MaxOrSecond(a, b) is a > b ? a : b and MinOrSecond(a, b) is a < b ? a : b
+// on float lanes: the second operand on ties (0.0 and -0.0) and wherever
+// either is NaN. On x86 that is maxps/minps's own rule, one instruction
+// (called here on the raw registers, whatever Highway's Max promises about
+// NaN); elsewhere a compare and a select. (maxps raises invalid on a quiet
+// NaN as the ordered compare does: callers do not report flags.)
+#if HWY_ARCH_X86 && (HWY_TARGET & (HWY_SCALAR | HWY_EMU128)) == 0
+#define UFX_X86_OR_SECOND(name, op, cmp)                                               \
+  template <class V>                                                                   \
+  HWY_INLINE V name(V a, V b) {                                                        \
+    constexpr bool kF32 = sizeof(hn::TFromV<V>) == 4;                                  \
+    if constexpr (sizeof(a.raw) == 16) {                                               \
+      if constexpr (kF32) return V{_mm_##op##_ps(a.raw, b.raw)};                       \
+      else return V{_mm_##op##_pd(a.raw, b.raw)};                                      \
+    } else if constexpr (sizeof(a.raw) == 32) {                                        \
+      if constexpr (kF32) return V{_mm256_##op##_ps(a.raw, b.raw)};                    \
+      else return V{_mm256_##op##_pd(a.raw, b.raw)};                                   \
+    } else {                                                                           \
+      if constexpr (kF32) return V{_mm512_##op##_ps(a.raw, b.raw)};                    \
+      else return V{_mm512_##op##_pd(a.raw, b.raw)};                                   \
+    }                                                                                  \
+  }
+#else
+#define UFX_X86_OR_SECOND(name, op, cmp) \
+  template <class V>                     \
+  HWY_INLINE V name(V a, V b) {          \
+    return hn::IfThenElse(hn::cmp(a, b), a, b); \
+  }
+#endif
+UFX_X86_OR_SECOND(MaxOrSecond, max, Gt)
+UFX_X86_OR_SECOND(MinOrSecond, min, Lt)
+#undef UFX_X86_OR_SECOND
 
 // Ordered comparisons for every lane type: 1.0.3 has integer Ge/Le only as
 // the negation of Lt/Gt.
