@@ -157,6 +157,16 @@ struct BitwiseCount {
   HWY_INLINE V operator()(D d, V a) const {
     const hn::RebindToUnsigned<D> du;
     if constexpr (hwy::IsSigned<hn::TFromD<D>>()) a = hn::Abs(a);
+#if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3_DL
+    // No 64-bit lane count below AVX3_DL: Highway widens the byte counts
+    // in three shift-and-add steps, where one psadbw (SumsOf8) adds a
+    // lane's eight byte counts (int64 at step 3 over 1e4 held to AVX2:
+    // 1.45-1.59x NumPy's scalar popcnt loop -> 1.03-1.09x).
+    if constexpr (sizeof(hn::TFromD<D>) == 8) {
+      const hn::Repartition<uint8_t, D> d8;
+      return hn::BitCast(d, hn::SumsOf8(hn::PopulationCount(hn::BitCast(d8, a))));
+    }
+#endif
     return hn::BitCast(d, hn::PopulationCount(hn::BitCast(du, a)));
   }
 };
