@@ -163,8 +163,10 @@ bool SplitRuns(const PlanInputs& in, const IndexColumn<int64_t>& col, int worker
 // 1.16-1.68x, 1e6 1.37-1.57x, 1e7 1.36-1.51x (before the Highway compress
 // pass and the prefetching body: 1e7 0.87x). Held to AVX2, 1e6 1.43x and
 // 1e7 1.81x, since the keep pass compresses in registers (CompressPair64;
-// through Highway 1.0.3's CompressStore they were 0.31x and 0.49x).
-constexpr int64_t kSplitMinTargetBytes = int64_t{1} << 20;
+// through Highway 1.0.3's CompressStore they were 0.31x and 0.49x). From
+// 512 KiB since stop 44 (was 1 MiB): 1e5 float64 1.07-1.11x natively and
+// held to AVX2 (1.19-1.22 ms against 1.33-1.37; torch's scatter_add_ 1.23).
+constexpr int64_t kSplitMinTargetBytes = int64_t{1} << 19;
 
 bool SplitByDestination(const PlanInputs& in, const IndexColumn<int64_t>& col, bool wrap,
                         int workers);
