@@ -589,3 +589,47 @@ def test_scatter_family_errors_as_torch(case):
     got = outcome(lambda: getattr(tl, name)(u, *args))
     assert got == want
     assert_same(u, t)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scatter_along_a_dim_is_the_sequential_result_in_every_layout(seed):
+    # scatter_add_ / scatter_reduce_ / scatter_ along any dim of 1-3 dims,
+    # int32 and int64 indices, strided targets and sources: bit for bit the
+    # updates applied one at a time in row-major order of the index (NumPy's
+    # ufunc.at on the flattened destinations), and an out-of-bounds index
+    # (past the end, or negative) raises torch's RuntimeError with the
+    # target as it was.
+    rng = np.random.default_rng(seed)
+    ops = {"sum": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
+    for _ in range(60):
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(x) for x in rng.integers(1, 7, nd))
+        dim = int(rng.integers(0, nd))
+        ishape = tuple(int(rng.integers(1, 9)) if d == dim else int(rng.integers(1, s + 1))
+                       for d, s in enumerate(shape))
+        dt = rng.choice([np.float64, np.float32, np.int64, np.int32])
+        t0 = (rng.random(shape) * 10).astype(dt)
+        t = np.zeros(tuple(2 * s for s in shape), dt)[tuple(slice(None, None, 2) for _ in shape)]
+        if rng.random() < 0.5:
+            t = np.zeros(shape, dt)
+        t[...] = t0
+        src = (rng.random(tuple(2 * s for s in ishape)) * 10).astype(dt)[
+            tuple(slice(None, None, 2) for _ in ishape)]
+        idx = rng.integers(0, shape[dim], ishape).astype(rng.choice([np.int64, np.int32]))
+        red = str(rng.choice(["sum", "prod", "amax", "amin", "add_"]))
+        coords = list(np.indices(ishape))
+        coords[dim] = idx
+        dest = np.ravel_multi_index(tuple(coords), shape).ravel()
+        want = t0.copy().ravel()
+        ops["sum" if red == "add_" else red].at(want, dest, src.ravel())
+        if red == "add_":
+            ux.torchlike.scatter_add_(t, dim, idx, src)
+        else:
+            ux.torchlike.scatter_reduce_(t, dim, idx, src, red)
+        assert np.array_equal(t, want.reshape(shape)), (shape, dim, ishape, dt, red)
+        bad = idx.copy()
+        bad.flat[-1] = shape[dim] if rng.random() < 0.5 else -1
+        before = t.copy()
+        with pytest.raises(RuntimeError, match="out of bounds for dimension"):
+            ux.torchlike.scatter_add_(t, dim, bad, src)
+        assert np.array_equal(t, before)

@@ -111,6 +111,13 @@ PlanChoice ChoosePlan(const ScatterRequest& r, const CanonicalScatter& c, const 
     }
   }
 
+  // torch's scatter along a dim: batching dims, one index per update, the
+  // element plan with destinations computed from strides, not walked.
+  if ((p == ScatterPlan::kAuto || p == ScatterPlan::kElement) && element_ok &&
+      r.init == Init::kIncludeTarget && r.finalize == Finalize::kNone && IsBatchedColumn(r, c)) {
+    return {ScatterPlan::kElement, IndexSource::kColumn, {}, 1};
+  }
+
   // The walker: any request.
   const int64_t num_updates = c.num_rows * c.window_size;
   const int64_t target_elems = ShapeSize(c.operand_shape);

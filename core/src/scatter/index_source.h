@@ -250,6 +250,17 @@ inline bool IsIndexColumn(const ScatterRequest& r, const CanonicalScatter& c) {
          !r.updates.empty() && OtherDimsFit(c);
 }
 
+// One start index per row into one operand dim, every other operand dim
+// following a row dim (batching dims), no window, and a raising policy:
+// torch's scatter_ / scatter_reduce_ along a dim. Each row's destination
+// is then a dot product of its coordinates with fixed strides.
+inline bool IsBatchedColumn(const ScatterRequest& r, const CanonicalScatter& c) {
+  return c.num_operands == 1 && c.start_operand_dim.size() == 1 && c.index_vector_len == 1 &&
+         !c.batch_operand_dim.empty() && c.window_shape.empty() && !c.row_shape.empty() &&
+         c.operand_shape[c.start_operand_dim[0]] > 0 && !r.updates.empty() &&
+         BoundsPolicy(r.bounds).raises();
+}
+
 template <class I>
 struct IndexColumn {
   const char* ip;
