@@ -591,6 +591,17 @@ def test_scatter_family_errors_as_torch(case):
     assert_same(u, t)
 
 
+def _along_a_dim_case(rng):
+    """A random target shape of 1-3 dims, a dim, an index shape along it
+    (longer or shorter than the target there, no larger elsewhere), a dtype."""
+    nd = int(rng.integers(1, 4))
+    shape = tuple(int(x) for x in rng.integers(1, 7, nd))
+    dim = int(rng.integers(0, nd))
+    ishape = tuple(int(rng.integers(1, 9)) if d == dim else int(rng.integers(1, s + 1))
+                   for d, s in enumerate(shape))
+    return shape, dim, ishape, rng.choice([np.float64, np.float32, np.int64, np.int32])
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_scatter_along_a_dim_is_the_sequential_result_in_every_layout(seed):
     # scatter_add_ / scatter_reduce_ / scatter_ along any dim of 1-3 dims,
@@ -602,12 +613,7 @@ def test_scatter_along_a_dim_is_the_sequential_result_in_every_layout(seed):
     rng = np.random.default_rng(seed)
     ops = {"sum": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
     for _ in range(60):
-        nd = int(rng.integers(1, 4))
-        shape = tuple(int(x) for x in rng.integers(1, 7, nd))
-        dim = int(rng.integers(0, nd))
-        ishape = tuple(int(rng.integers(1, 9)) if d == dim else int(rng.integers(1, s + 1))
-                       for d, s in enumerate(shape))
-        dt = rng.choice([np.float64, np.float32, np.int64, np.int32])
+        shape, dim, ishape, dt = _along_a_dim_case(rng)
         t0 = (rng.random(shape) * 10).astype(dt)
         t = np.zeros(tuple(2 * s for s in shape), dt)[tuple(slice(None, None, 2) for _ in shape)]
         if rng.random() < 0.5:
@@ -633,3 +639,22 @@ def test_scatter_along_a_dim_is_the_sequential_result_in_every_layout(seed):
         with pytest.raises(RuntimeError, match="out of bounds for dimension"):
             ux.torchlike.scatter_add_(t, dim, bad, src)
         assert np.array_equal(t, before)
+
+
+def test_scatter_reduce_every_reduction_and_include_self_match_torch():
+    # The init and mean passes along a dim (include_self=False, "mean") in
+    # every layout of 1-3 dims, against torch itself.
+    rng = np.random.default_rng(9)
+    for _ in range(200):
+        shape, dim, ishape, dt = _along_a_dim_case(rng)
+        t = (rng.random(shape) * 10).astype(dt)
+        src = (rng.random(ishape) * 10).astype(dt)
+        idx = rng.integers(0, shape[dim], ishape)
+        red = str(rng.choice(["sum", "prod", "amax", "amin", "mean"]))
+        inc = bool(rng.random() < 0.5)
+        want = T(t).scatter_reduce_(dim, T(idx), T(src), red, include_self=inc).numpy()
+        tl.scatter_reduce_(t, dim, idx, src, red, include_self=inc)
+        if t.dtype.kind == "f" and red in ("sum", "prod", "mean"):
+            np.testing.assert_allclose(t, want, rtol=1e-5)
+        else:
+            assert np.array_equal(t, want), (shape, dim, ishape, dt, red, inc)

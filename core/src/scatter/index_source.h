@@ -93,6 +93,13 @@ class Walker {
 
   template <class F>
   void RunSpans(bool validate_only, F&& f) {
+    if (Batched()) {
+      WithIndexType(r_.indices.dtype, [&](auto tag) {
+        RunBatched<decltype(tag)>(validate_only, f);
+        return true;
+      });
+      return;
+    }
     skipped_ = 0;
     const int nr = static_cast<int>(c_.row_shape.size());
     std::vector<int64_t> row(nr, 0), fs(rank_), lo(nw_), hi(nw_), w(nw_);
@@ -174,6 +181,73 @@ class Walker {
   }
 
  private:
+  // One start index per row into one operand dim, every other dim batched,
+  // no window (torch's scatter along a dim): each row's element and offsets
+  // are its coordinates dotted with fixed strides plus its index times the
+  // indexed dim's stride, without Resolve's pass over every dim; an index
+  // out of range takes Resolve (the policy's raise, drop or clip). Resolve
+  // on every row took 33 ns an update there: torch scatter_reduce_ "mean"
+  // into [1000, 64] from a [20000, 64] index 68 -> 17.5 ms (torch 5.2),
+  // include_self=False "sum" 17.5 ms (torch 5.5).
+  bool Batched() const {
+    return c_.start_operand_dim.size() == 1 && c_.index_vector_len == 1 &&
+           !c_.batch_operand_dim.empty() && c_.window_shape.empty() && !c_.row_shape.empty();
+  }
+
+  template <class I, class F>
+  void RunBatched(bool validate_only, F& f) {
+    skipped_ = 0;
+    const int nr = static_cast<int>(c_.row_shape.size());
+    const int dim = c_.start_operand_dim[0];
+    const int64_t size = c_.operand_shape[dim];
+    // Per row dim: the index's byte stride, the operand's C-order element
+    // stride, and per operand its byte stride and per update array its.
+    std::vector<int64_t> idx_row(nr), elem_row(nr, 0), op_row(n_ * nr, 0), upd_row(n_ * nr, 0);
+    for (int j = 0; j < nr; ++j) idx_row[j] = r_.indices.strides[c_.row_index_dims[j]];
+    for (size_t i = 0; i < c_.batch_operand_dim.size(); ++i) {
+      const int od = c_.batch_operand_dim[i], rd = c_.batch_row_dim[i];
+      elem_row[rd] = c_.operand_cstrides[od];
+      for (int k = 0; k < n_; ++k) op_row[k * nr + rd] = r_.operands[k].strides[od];
+    }
+    std::vector<char*> ubase(n_, nullptr), upd(n_);
+    for (int k = 0; k < n_ && k < static_cast<int>(r_.updates.size()); ++k) {
+      ubase[k] = r_.updates[k].data;
+      for (int j = 0; j < nr; ++j) upd_row[k * nr + j] = c_.row_update_strides[k][j];
+    }
+    std::vector<int64_t> row(nr, 0), fs(rank_), op_off(n_), zero(n_, 0);
+    for (int64_t r = 0; r < c_.num_rows; ++r) {
+      if (r > 0) {
+        for (int k = nr - 1; k >= 0; --k) {
+          if (++row[k] < c_.row_shape[k]) break;
+          row[k] = 0;
+        }
+      }
+      const char* ip = r_.indices.data;
+      for (int j = 0; j < nr; ++j) ip += row[j] * idx_row[j];
+      int64_t v = policy_.Wrap(ReadIndex<I>(ip), size);
+      if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(size)) {
+        int64_t kept = 1, lo = 0, hi = 1;
+        if (!Resolve(row.data(), fs.data(), &lo, &hi, &kept)) {
+          ++skipped_;
+          continue;
+        }
+        v = fs[dim];  // (clipped)
+      }
+      if (validate_only) continue;
+      int64_t elem = v * c_.operand_cstrides[dim];
+      for (int j = 0; j < nr; ++j) elem += row[j] * elem_row[j];
+      for (int k = 0; k < n_; ++k) {
+        op_off[k] = v * r_.operands[k].strides[dim];
+        upd[k] = ubase[k];
+        for (int j = 0; j < nr; ++j) {
+          op_off[k] += row[j] * op_row[k * nr + j];
+          if (upd[k]) upd[k] += row[j] * upd_row[k * nr + j];
+        }
+      }
+      f(Span{elem, 0, 1, op_off.data(), zero.data(), upd.data(), zero.data()});
+    }
+  }
+
   // Full start index of a row under the policy. Returns false when the whole
   // row is dropped; fills the kept window box [lo, hi).
   bool Resolve(const int64_t* row, int64_t* fs, int64_t* lo, int64_t* hi, int64_t* kept) {

@@ -534,6 +534,13 @@ int64_t RunElement(const PlanInputs& in) {
 }
 
 void RunElement(const PlanInputs& in, Walker& walker) {
+  if (IsBatchedColumn(in.r, in.c)) {  // (scatter_reduce_'s mean, include_self=False)
+    WithIndexType(in.r.indices.dtype, [&](auto tag) {
+      BatchedFromColumn<decltype(tag)>(in);
+      return true;
+    });
+    return;
+  }
   ElementBatch batch(in);
   walker.Run(false, [&](const Element& e) { batch.Add(e.op_off[0], e.upd[0]); });
   batch.Flush();
