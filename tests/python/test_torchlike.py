@@ -658,3 +658,31 @@ def test_scatter_reduce_every_reduction_and_include_self_match_torch():
             np.testing.assert_allclose(t, want, rtol=1e-5)
         else:
             assert np.array_equal(t, want), (shape, dim, ishape, dt, red, inc)
+
+
+@pytest.mark.parametrize("idx_dtype", [np.int64, np.int32])
+def test_scatter_along_a_dim_into_a_small_target_undoes_a_bad_index(idx_dtype):
+    # An index far larger than the target: its one pass checks as it writes
+    # on a saved target; a bad index anywhere (first, middle, last) leaves the
+    # target as it was, with torch's error, and a good call is the
+    # sequential result.
+    rng = np.random.default_rng(11)
+    src = rng.random((400, 4))
+    idx = rng.integers(0, 3, (400, 4)).astype(idx_dtype)
+    for contiguous in (True, False):
+        for where in (0, 1000, 1599):
+            for value in (3, -1):
+                full = rng.random((6, 8))
+                t = full[:3, :4].copy() if contiguous else full[::2, ::2]  # (3, 4)
+                before, full_before = t.copy(), full.copy()
+                bad = idx.copy()
+                bad.flat[where] = value
+                with pytest.raises(RuntimeError,
+                                   match=f"index {value} is out of bounds for dimension 0"):
+                    tl.scatter_add_(t, 0, bad, src)
+                assert np.array_equal(t, before) and np.array_equal(full, full_before)
+    t = np.zeros((6, 8))[::2, ::2]
+    tl.scatter_reduce_(t, 0, idx, src, "amax")
+    want = np.zeros(12)
+    np.maximum.at(want, (idx * 4 + np.arange(4)).ravel(), src.ravel())
+    assert np.array_equal(t, want.reshape(3, 4))

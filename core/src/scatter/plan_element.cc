@@ -171,6 +171,45 @@ constexpr int64_t kSplitMinTargetBytes = int64_t{1} << 19;
 bool SplitByDestination(const PlanInputs& in, const IndexColumn<int64_t>& col, bool wrap,
                         int workers);
 
+// A target saved before a pass that checks its indices as it writes, to be
+// put back, with the floating-point flags it began with, when one is bad.
+// A C-contiguous target is saved in reused scratch.
+class SavedTarget {
+ public:
+  explicit SavedTarget(const ArrayView& op)
+      : op_(op),
+        flat_(op.IsCContiguous()),
+        bytes_(ShapeSize(op.shape) * static_cast<int64_t>(op.itemsize())),
+        scratch_(flat_ ? bytes_ : 0),
+        flags_(std::fetestexcept(FE_ALL_EXCEPT)) {
+    if (flat_) {
+      std::memcpy(scratch_.get(), op.data, static_cast<size_t>(bytes_));
+    } else {
+      copy_ = Array::CopyOf(op);
+    }
+  }
+  int64_t bytes() const { return bytes_; }
+  void Restore() {
+    if (flat_) {
+      std::memcpy(op_.data, scratch_.get(), static_cast<size_t>(bytes_));
+    } else {
+      CopyInto(op_, copy_->view());
+    }
+  }
+  void RestoreFlags() const {
+    std::feclearexcept(FE_ALL_EXCEPT);
+    if (flags_) std::feraiseexcept(flags_);
+  }
+
+ private:
+  const ArrayView& op_;
+  bool flat_;
+  int64_t bytes_;
+  ScratchBlock scratch_;
+  std::optional<Array> copy_;
+  int flags_;
+};
+
 // Small target, many updates: one pass instead of two. The slot checks
 // each index as it goes (where a run starts, when it combines runs) and
 // stops before the first one outside [0, size); the target is saved first.
@@ -179,23 +218,9 @@ bool SplitByDestination(const PlanInputs& in, const IndexColumn<int64_t>& col, b
 // restored and the two-pass path runs: it raises, or wraps. Either way a
 // failed call changes nothing.
 void FusedInt64(const PlanInputs& in, const IndexColumn<int64_t>& col) {
-  const ArrayView& op = in.r.operands[0];
-  const bool flat = op.IsCContiguous();  // then saved in reused scratch
-  const size_t target_bytes = static_cast<size_t>(ShapeSize(op.shape)) * op.itemsize();
-  ScratchBlock saved_flat(flat ? static_cast<int64_t>(target_bytes) : 0);
-  std::optional<Array> saved;
-  if (flat) {
-    std::memcpy(saved_flat.get(), op.data, target_bytes);
-  } else {
-    saved = Array::CopyOf(op);
-  }
-  auto restore = [&] {
-    if (flat) {
-      std::memcpy(op.data, saved_flat.get(), target_bytes);
-    } else {
-      CopyInto(op, saved->view());
-    }
-  };
+  SavedTarget saved(in.r.operands[0]);
+  const auto restore = [&] { saved.Restore(); };
+  const int64_t target_bytes = saved.bytes();
   bool done = false;
   try {
     // Runs, judged from the first indices, pick the body that combines
@@ -445,30 +470,64 @@ void BatchedFromColumn(const PlanInputs& in) {
   const auto bad = [&](int64_t v) {
     return static_cast<uint64_t>(policy.Wrap(v, size)) >= static_cast<uint64_t>(size);
   };
-  each_run([&](const char* ip, int64_t, char*) {
-    uint64_t any = 0;
-    for (int64_t j = 0; j < len; ++j) any |= bad(ReadIndex<I>(ip + j * istep));
-    if (!any) return;
-    for (int64_t j = 0; j < len; ++j) {
-      const int64_t v = ReadIndex<I>(ip + j * istep);
-      if (bad(v)) throw ScatterIndexError(v, dim, size);
-    }
-  });
-  ElementBatch batch(in);
-  int64_t* offs = batch.offsets();
-  each_run([&](const char* ip, int64_t off, char* up) {
-    for (int64_t s = 0; s < len; s += kElementBatch) {
-      const int64_t m = std::min(kElementBatch, len - s);
-      uint64_t lost = 0;
-      for (int64_t j = 0; j < m; ++j) {
-        const int64_t v = policy.Wrap(ReadIndex<I>(ip + (s + j) * istep), size);
-        lost |= static_cast<uint64_t>(v) >= static_cast<uint64_t>(size);
-        offs[j] = off + (s + j) * ostep + v * stride;
+  const auto check_all = [&] {
+    each_run([&](const char* ip, int64_t, char*) {
+      uint64_t any = 0;
+      for (int64_t j = 0; j < len; ++j) any |= bad(ReadIndex<I>(ip + j * istep));
+      if (!any) return;
+      for (int64_t j = 0; j < len; ++j) {
+        const int64_t v = ReadIndex<I>(ip + j * istep);
+        if (bad(v)) throw ScatterIndexError(v, dim, size);
       }
-      if (lost) ThrowIndexChanged();
-      batch.FlushBatch(m, up + s * ustep, ustep);
+    });
+  };
+  // Every index read again as it is applied; returns false, before writing
+  // the batch, at one out of range.
+  const auto apply = [&] {
+    ElementBatch batch(in);
+    int64_t* offs = batch.offsets();
+    bool ok = true;
+    each_run([&](const char* ip, int64_t off, char* up) {
+      for (int64_t s = 0; ok && s < len; s += kElementBatch) {
+        const int64_t m = std::min(kElementBatch, len - s);
+        uint64_t lost = 0;
+        for (int64_t j = 0; j < m; ++j) {
+          const int64_t v = policy.Wrap(ReadIndex<I>(ip + (s + j) * istep), size);
+          lost |= static_cast<uint64_t>(v) >= static_cast<uint64_t>(size);
+          offs[j] = off + (s + j) * ostep + v * stride;
+        }
+        if (lost) {
+          ok = false;
+        } else {
+          batch.FlushBatch(m, up + s * ustep, ustep);
+        }
+      }
+    });
+    return ok;
+  };
+  // A target much smaller than the index is cheaper to save than the index
+  // is to read twice (as FusedInt64): then the apply pass is the check, and
+  // a bad index puts the target back before the check pass names it.
+  // [20000, 64] into [1000, 64]: 2.9-3.0 ms with a check pass first, 2.6-2.9
+  // fused (torch 2.1-2.3).
+  const int64_t index_bytes = c.num_rows * static_cast<int64_t>(sizeof(I));
+  if (ShapeSize(op.shape) * static_cast<int64_t>(op.itemsize()) * 4 <= index_bytes) {
+    SavedTarget saved(op);
+    bool ok = false;
+    try {
+      ok = apply();
+    } catch (...) {
+      saved.Restore();
+      throw;
     }
-  });
+    if (ok) return;
+    saved.Restore();
+    saved.RestoreFlags();
+    check_all();
+    ThrowIndexChanged();
+  }
+  check_all();
+  if (!apply()) ThrowIndexChanged();
 }
 
 }  // namespace
