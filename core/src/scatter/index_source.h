@@ -189,9 +189,12 @@ class Walker {
   // on every row took 33 ns an update there: torch scatter_reduce_ "mean"
   // into [1000, 64] from a [20000, 64] index 68 -> 17.5 ms (torch 5.2),
   // include_self=False "sum" 17.5 ms (torch 5.5).
+  // (an operand with a zero-size dim, even one no index or batch reads,
+  // has no element to land on: Resolve drops or refuses every row)
   bool Batched() const {
     return c_.start_operand_dim.size() == 1 && c_.index_vector_len == 1 &&
-           !c_.batch_operand_dim.empty() && c_.window_shape.empty() && !c_.row_shape.empty();
+           !c_.batch_operand_dim.empty() && c_.window_shape.empty() && !c_.row_shape.empty() &&
+           ShapeSize(c_.operand_shape) > 0;
   }
 
   template <class I, class F>
@@ -331,8 +334,7 @@ inline bool IsIndexColumn(const ScatterRequest& r, const CanonicalScatter& c) {
 inline bool IsBatchedColumn(const ScatterRequest& r, const CanonicalScatter& c) {
   return c.num_operands == 1 && c.start_operand_dim.size() == 1 && c.index_vector_len == 1 &&
          !c.batch_operand_dim.empty() && c.window_shape.empty() && !c.row_shape.empty() &&
-         c.operand_shape[c.start_operand_dim[0]] > 0 && !r.updates.empty() &&
-         BoundsPolicy(r.bounds).raises();
+         ShapeSize(c.operand_shape) > 0 && !r.updates.empty() && BoundsPolicy(r.bounds).raises();
 }
 
 template <class I>

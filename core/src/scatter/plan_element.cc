@@ -493,8 +493,9 @@ void BatchedFromColumn(const PlanInputs& in) {
         uint64_t lost = 0;
         for (int64_t j = 0; j < m; ++j) {
           const int64_t v = policy.Wrap(ReadIndex<I>(ip + (s + j) * istep), size);
-          lost |= static_cast<uint64_t>(v) >= static_cast<uint64_t>(size);
-          offs[j] = off + (s + j) * ostep + v * stride;
+          const bool out = static_cast<uint64_t>(v) >= static_cast<uint64_t>(size);
+          lost |= out;
+          offs[j] = off + (s + j) * ostep + (out ? 0 : v) * stride;  // (no overflow)
         }
         if (lost) {
           ok = false;
