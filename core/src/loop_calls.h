@@ -37,8 +37,12 @@ inline LoopFn ElementwiseSlot(const LoopSlots& s, bool contig) {
 // (LoopSlots::gather_strided: a SIMD body that saves more than the copies
 // cost, such as rounding or sqrt) and at least kGatherMin elements, the
 // contiguous slot on blocks of the strided operands copied through
-// scratch; else the strided slot (cheap ops: add, compare, ...).
-inline constexpr int64_t kGatherMin = 16;
+// scratch; else the strided slot (cheap ops: add, compare, ...). From one
+// element (16 until stop 44): the SIMD bodies of the libm-backed loops can
+// round the last bit otherwise than the scalar loop, and a result must not
+// depend on the layout (float32 exp, sin, log2, ... of 10 elements at step
+// 5 differed from the same call on a contiguous copy).
+inline constexpr int64_t kGatherMin = 1;
 int RunElementwiseSlot(const LoopSlots& s, const LoopContext& ctx, char* const* args, int64_t n,
                        const int64_t* steps, const int64_t* item, int nin, int nargs);
 
