@@ -68,6 +68,33 @@ struct Element {
   char* const* upd;           // update pointer per operand (null when unary)
 };
 
+// Per row dim of a request whose rows take one start index each, with
+// batching dims and no window (torch's scatter along a dim): how a row
+// coordinate moves the index (bytes), each operand (bytes; [k * rows + j])
+// and each updates array (bytes; 0 for operands without one), and the
+// operand's C-order element. A row's destination is these dotted with its
+// coordinates, plus its index times the indexed dim's stride.
+struct BatchedRowStrides {
+  int rows;
+  std::vector<int64_t> index, elem, operand, update;
+  BatchedRowStrides(const ScatterRequest& r, const CanonicalScatter& c)
+      : rows(static_cast<int>(c.row_shape.size())),
+        index(static_cast<size_t>(rows)),
+        elem(static_cast<size_t>(rows), 0),
+        operand(static_cast<size_t>(c.num_operands * rows), 0),
+        update(static_cast<size_t>(c.num_operands * rows), 0) {
+    for (int j = 0; j < rows; ++j) index[j] = r.indices.strides[c.row_index_dims[j]];
+    for (size_t i = 0; i < c.batch_operand_dim.size(); ++i) {
+      const int od = c.batch_operand_dim[i], rd = c.batch_row_dim[i];
+      elem[rd] = c.operand_cstrides[od];
+      for (int k = 0; k < c.num_operands; ++k) operand[k * rows + rd] = r.operands[k].strides[od];
+    }
+    for (int k = 0; k < c.num_operands && k < static_cast<int>(r.updates.size()); ++k) {
+      for (int j = 0; j < rows; ++j) update[k * rows + j] = c.row_update_strides[k][j];
+    }
+  }
+};
+
 // Walks rows in order, resolving start indices under the bounds policy, and
 // hands every surviving run (RunSpans) or element (Run) to f. With
 // validate_only it only checks (and throws for the raise policies).
@@ -203,19 +230,12 @@ class Walker {
     const int nr = static_cast<int>(c_.row_shape.size());
     const int dim = c_.start_operand_dim[0];
     const int64_t size = c_.operand_shape[dim];
-    // Per row dim: the index's byte stride, the operand's C-order element
-    // stride, and per operand its byte stride and per update array its.
-    std::vector<int64_t> idx_row(nr), elem_row(nr, 0), op_row(n_ * nr, 0), upd_row(n_ * nr, 0);
-    for (int j = 0; j < nr; ++j) idx_row[j] = r_.indices.strides[c_.row_index_dims[j]];
-    for (size_t i = 0; i < c_.batch_operand_dim.size(); ++i) {
-      const int od = c_.batch_operand_dim[i], rd = c_.batch_row_dim[i];
-      elem_row[rd] = c_.operand_cstrides[od];
-      for (int k = 0; k < n_; ++k) op_row[k * nr + rd] = r_.operands[k].strides[od];
-    }
+    const BatchedRowStrides st(r_, c_);
+    const std::vector<int64_t>&idx_row = st.index, &elem_row = st.elem, &op_row = st.operand,
+                              &upd_row = st.update;
     std::vector<char*> ubase(n_, nullptr), upd(n_);
     for (int k = 0; k < n_ && k < static_cast<int>(r_.updates.size()); ++k) {
       ubase[k] = r_.updates[k].data;
-      for (int j = 0; j < nr; ++j) upd_row[k * nr + j] = c_.row_update_strides[k][j];
     }
     std::vector<int64_t> row(nr, 0), fs(rank_), op_off(n_), zero(n_, 0);
     for (int64_t r = 0; r < c_.num_rows; ++r) {

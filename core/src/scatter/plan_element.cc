@@ -435,18 +435,12 @@ void BatchedFromColumn(const PlanInputs& in) {
   const int dim = c.start_operand_dim[0];
   const int64_t size = c.operand_shape[dim], stride = op.strides[dim];
   if (c.num_rows == 0) return;
-  std::vector<int64_t> op_row(static_cast<size_t>(nr), 0), idx_row(static_cast<size_t>(nr)),
-      upd_row(static_cast<size_t>(nr));
-  for (size_t i = 0; i < c.batch_operand_dim.size(); ++i) {
-    op_row[static_cast<size_t>(c.batch_row_dim[i])] = op.strides[c.batch_operand_dim[i]];
-  }
-  for (int j = 0; j < nr; ++j) {
-    idx_row[static_cast<size_t>(j)] = r.indices.strides[c.row_index_dims[static_cast<size_t>(j)]];
-    upd_row[static_cast<size_t>(j)] = c.row_update_strides[0][static_cast<size_t>(j)];
-  }
+  const BatchedRowStrides st(r, c);  // (one operand: its strides are the first nr)
+  const std::vector<int64_t>&op_row = st.operand, &idx_row = st.index, &upd_row = st.update;
   const BoundsPolicy policy(r.bounds);
   const int64_t len = c.row_shape[static_cast<size_t>(last)], runs = c.num_rows / len;
-  const int64_t istep = idx_row.back(), ostep = op_row.back(), ustep = upd_row.back();
+  const int64_t istep = idx_row[static_cast<size_t>(last)], ostep = op_row[static_cast<size_t>(last)],
+                ustep = upd_row[static_cast<size_t>(last)];
   // f(index pointer, operand byte offset, update pointer) at each run's start.
   const auto each_run = [&](auto&& f) {
     std::vector<int64_t> at(static_cast<size_t>(nr), 0);
